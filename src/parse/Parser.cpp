@@ -1,0 +1,690 @@
+/** \file
+ * ANTLR parse tree -> AST, and ANTLR errors -> diagnostics.
+ *
+ * The builder tolerates missing children everywhere (ANTLR's recovery leaves
+ * null contexts and "<missing>" tokens) by producing Error nodes, so later
+ * stages see a well-formed tree.
+ */
+#include "parse/Parser.h"
+
+#include "MDHLexer.h"
+#include "MDHParser.h"
+#include "antlr4-runtime.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+namespace mdh {
+namespace {
+
+using P = mdh_antlr::MDHParser;
+
+std::string describeToken(const antlr4::dfa::Vocabulary &voc, size_t type) {
+  if (type == antlr4::Token::EOF) return "end of file";
+  switch (type) {
+  case P::ID: return "identifier";
+  case P::INT: return "integer";
+  case P::FLOAT: return "number";
+  case P::ARROW_ASCII: return "`->`";
+  default: break;
+  }
+  std::string lit = voc.getLiteralName(type);
+  if (lit.size() >= 2 && lit.front() == '\'') return "`" + lit.substr(1, lit.size() - 2) + "`";
+  return voc.getDisplayName(type);
+}
+
+class ErrorListener : public antlr4::BaseErrorListener {
+public:
+  ErrorListener(FileId file, DiagnosticEngine &d, int maxErrors) : file_(file), diags_(d), max_(maxErrors) {}
+
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *tok, size_t, size_t, const std::string &msg,
+                   std::exception_ptr) override {
+    if (++count_ > max_) {
+      if (count_ == max_ + 1)
+        diags_.error("E0009", range(tok), "too many syntax errors; giving up on this file");
+      return;
+    }
+    if (!tok) { // lexer errors cannot happen (ERROR_CHAR catches all), but be safe
+      diags_.error("E0001", {file_, 0, 0}, msg);
+      return;
+    }
+    SourceRange r = range(tok);
+    if (tok->getType() == P::ERROR_CHAR) {
+      diags_.error("E0002", r, fmt::format("stray character `{}` in program", tok->getText()),
+                   "remove it; identifiers are ASCII letters, digits and `_`");
+      return;
+    }
+    if (tok->getType() == P::UNTERMINATED_COMMENT) {
+      diags_.error("E0003", {file_, r.begin, r.begin + 2}, "unterminated block comment",
+                   "close the comment with `*/`");
+      return;
+    }
+    std::vector<std::string> expected;
+    if (auto *parser = dynamic_cast<antlr4::Parser *>(recognizer)) {
+      try {
+        antlr4::misc::IntervalSet set = parser->getExpectedTokens();
+        for (size_t t : set.toList()) {
+          if (t == P::ERROR_CHAR || t == P::UNTERMINATED_COMMENT) continue;
+          expected.push_back(describeToken(parser->getVocabulary(), t));
+        }
+      } catch (...) {
+      }
+    }
+    std::string found = tok->getType() == antlr4::Token::EOF ? "end of file" : "`" + tok->getText() + "`";
+    std::string message;
+    std::string hint;
+    if (expected.size() == 1) {
+      message = fmt::format("expected {}, found {}", expected[0], found);
+      if (expected[0] == "`;`") hint = "add `;` to end the declaration or statement";
+    } else if (!expected.empty() && expected.size() <= 8) {
+      message = fmt::format("unexpected {}; expected one of {}", found, fmt::join(expected, ", "));
+    } else {
+      message = fmt::format("unexpected {}", found);
+    }
+    if (hint.empty() && std::find(expected.begin(), expected.end(), "`;`") != expected.end() &&
+        tok->getType() != antlr4::Token::EOF)
+      hint = "a `;` may be missing before this";
+    (void)msg;
+    diags_.error("E0001", r, message, hint);
+  }
+
+  SourceRange range(antlr4::Token *t) const {
+    if (!t) return {file_, 0, 0};
+    size_t b = t->getStartIndex(), e = t->getStopIndex();
+    if (t->getType() == antlr4::Token::EOF || b == kInvalidIndex) return {file_, uint32_t(b == kInvalidIndex ? 0 : b), uint32_t(b == kInvalidIndex ? 0 : b)};
+    return {file_, uint32_t(b), uint32_t(std::max(b, e) + 1)};
+  }
+  int count() const { return count_; }
+
+private:
+  static constexpr size_t kInvalidIndex = ~size_t(0);
+  FileId file_;
+  DiagnosticEngine &diags_;
+  int max_;
+  int count_ = 0;
+};
+
+class Builder {
+public:
+  Builder(FileId file, DiagnosticEngine &d, antlr4::CommonTokenStream &tokens) : file_(file), diags_(d), tokens_(tokens) {}
+
+  std::unique_ptr<ast::Module> build(P::ModuleContext *m) {
+    auto mod = std::make_unique<ast::Module>();
+    mod->file = file_;
+    collectComments(*mod);
+    if (!m) return mod;
+    for (auto *top : m->topLevel()) {
+      if (!top) continue;
+      if (auto *imp = top->importDecl()) {
+        ast::Import i;
+        i.range = range(imp);
+        for (auto *id : imp->ident()) i.path.push_back(ident(id));
+        mod->order.push_back({true, mod->imports.size()});
+        mod->imports.push_back(std::move(i));
+      } else if (auto *d = top->decl()) {
+        auto decl = buildDecl(d);
+        if (!decl) continue;
+        decl->doc = docBefore(d->getStart());
+        mod->order.push_back({false, mod->decls.size()});
+        mod->decls.push_back(std::move(decl));
+      }
+    }
+    return mod;
+  }
+
+private:
+  FileId file_;
+  DiagnosticEngine &diags_;
+  antlr4::CommonTokenStream &tokens_;
+
+  SourceRange range(antlr4::Token *t) const {
+    if (!t || t->getStartIndex() == size_t(-1)) return {file_, 0, 0};
+    return {file_, uint32_t(t->getStartIndex()), uint32_t(std::max(t->getStartIndex(), t->getStopIndex()) + 1)};
+  }
+  SourceRange range(antlr4::ParserRuleContext *c) const {
+    if (!c) return {file_, 0, 0};
+    SourceRange b = range(c->getStart());
+    antlr4::Token *stop = c->getStop();
+    if (!stop || stop->getTokenIndex() < c->getStart()->getTokenIndex() || stop->getStartIndex() == size_t(-1))
+      return {file_, b.begin, b.begin};
+    return {file_, b.begin, uint32_t(std::max(stop->getStartIndex(), stop->getStopIndex()) + 1)};
+  }
+  SourceRange range(antlr4::tree::TerminalNode *n) const { return n ? range(n->getSymbol()) : SourceRange{file_, 0, 0}; }
+
+  void collectComments(ast::Module &mod) {
+    for (antlr4::Token *t : tokens_.getTokens()) {
+      if (t->getChannel() != antlr4::Token::HIDDEN_CHANNEL) continue;
+      ast::Comment c;
+      c.range = range(t);
+      c.text = t->getText();
+      c.isDoc = t->getType() == P::DOC_COMMENT;
+      mod.comments.push_back(std::move(c));
+    }
+  }
+
+  std::string docBefore(antlr4::Token *start) {
+    if (!start || start->getTokenIndex() == size_t(-1)) return {};
+    std::vector<antlr4::Token *> hidden = tokens_.getHiddenTokensToLeft(start->getTokenIndex());
+    std::string doc;
+    // Only the run of doc comments directly above the declaration counts.
+    std::vector<std::string> lines;
+    for (auto it = hidden.rbegin(); it != hidden.rend(); ++it) {
+      if ((*it)->getType() != P::DOC_COMMENT) break;
+      std::string text = (*it)->getText().substr(3);
+      if (!text.empty() && text[0] == ' ') text.erase(0, 1);
+      lines.push_back(text);
+    }
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it) doc += (doc.empty() ? "" : "\n") + *it;
+    return doc;
+  }
+
+  ast::Ident ident(P::IdentContext *c) {
+    ast::Ident id;
+    if (!c || !c->ID()) {
+      if (c) id.range = range(c);
+      return id;
+    }
+    antlr4::Token *t = c->ID()->getSymbol();
+    if (t->getTokenIndex() == size_t(-1) || t->getText().rfind("<missing", 0) == 0) {
+      id.range = range(t);
+      return id;
+    }
+    id.name = t->getText();
+    id.range = range(t);
+    return id;
+  }
+
+  // ---- declarations -------------------------------------------------------------------------
+  std::unique_ptr<ast::Decl> buildDecl(P::DeclContext *d) {
+    if (auto *f = dynamic_cast<P::FnTopContext *>(d)) return buildFn(f);
+    if (auto *r = dynamic_cast<P::RecordTopContext *>(d)) return buildRecord(r->recordDecl());
+    if (auto *c = dynamic_cast<P::CombineTopContext *>(d)) return buildCombine(c->combineDecl());
+    if (auto *v = dynamic_cast<P::ViewTopContext *>(d)) return buildView(v->viewDecl());
+    if (auto *m = dynamic_cast<P::MdhTopContext *>(d)) return buildMdh(m->mdhDecl());
+    return nullptr;
+  }
+
+  void metaParams(P::MetaParamsContext *c, ast::Decl &d) {
+    if (!c) return;
+    d.hasMetaParams = true;
+    for (auto *p : c->metaParam()) {
+      ast::MetaParam mp;
+      auto ids = p->ident();
+      if (ids.size() > 0) mp.name = ident(ids[0]);
+      if (ids.size() > 1) mp.kind = ident(ids[1]);
+      mp.range = range(p);
+      d.metaParams.push_back(std::move(mp));
+    }
+  }
+
+  std::unique_ptr<ast::Decl> buildFn(P::FnTopContext *top) {
+    auto fn = std::make_unique<ast::FnDecl>();
+    fn->range = range(top);
+    for (auto *a : top->attribute()) fn->attributes.push_back(ident(a->ident()));
+    P::FnDeclContext *c = top->fnDecl();
+    if (!c) return fn;
+    fn->name = ident(c->ident());
+    metaParams(c->metaParams(), *fn);
+    for (auto *p : c->param()) {
+      ast::Param prm;
+      prm.name = ident(p->ident());
+      prm.type = typeRef(p->typeRef());
+      prm.range = range(p);
+      fn->params.push_back(std::move(prm));
+    }
+    if (c->typeRef()) fn->result = typeRef(c->typeRef());
+    if (c->block()) {
+      fn->body = block(c->block());
+    } else if (c->expr()) {
+      fn->exprBody = true;
+      auto ret = std::make_unique<ast::Stmt>();
+      ret->kind = ast::Stmt::Kind::Return;
+      ret->value = expr(c->expr());
+      ret->range = ret->value->range;
+      fn->body.push_back(std::move(ret));
+    }
+    return fn;
+  }
+
+  std::unique_ptr<ast::Decl> buildRecord(P::RecordDeclContext *c) {
+    auto rec = std::make_unique<ast::RecordDecl>();
+    if (!c) return rec;
+    rec->range = range(c);
+    rec->name = ident(c->ident());
+    for (auto *f : c->field()) {
+      ast::Field fld;
+      fld.name = ident(f->ident());
+      fld.type = typeRef(f->typeRef());
+      fld.range = range(f);
+      rec->fields.push_back(std::move(fld));
+    }
+    return rec;
+  }
+
+  std::unique_ptr<ast::Decl> buildCombine(P::CombineDeclContext *c) {
+    auto cd = std::make_unique<ast::CombineDecl>();
+    if (!c) return cd;
+    cd->range = range(c);
+    cd->name = ident(c->ident());
+    metaParams(c->metaParams(), *cd);
+    cd->op = combineOp(c->combineOp());
+    return cd;
+  }
+
+  std::unique_ptr<ast::Decl> buildView(P::ViewDeclContext *c) {
+    auto vd = std::make_unique<ast::ViewDecl>();
+    if (!c) return vd;
+    vd->range = range(c);
+    vd->name = ident(c->ident());
+    metaParams(c->metaParams(), *vd);
+    vd->stage = stage(c->stage());
+    return vd;
+  }
+
+  std::unique_ptr<ast::Decl> buildMdh(P::MdhDeclContext *c) {
+    auto md = std::make_unique<ast::MdhDecl>();
+    if (!c) return md;
+    md->range = range(c);
+    md->name = ident(c->ident());
+    metaParams(c->metaParams(), *md);
+    for (auto *s : c->stage()) md->stages.push_back(stage(s));
+    for (auto *op : c->composeOp()) {
+      SourceRange r = range(op);
+      md->composeOps.push_back(r);
+      if (op->ident()) {
+        ast::Ident id = ident(op->ident());
+        if (!id.empty() && id.name != "o")
+          diags_.error("E0004", r, fmt::format("expected the composition operator `o` or `∘`, found `{}`", id.name),
+                       "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
+      }
+    }
+    return md;
+  }
+
+  // ---- meta arguments, types, sizes ------------------------------------------------------------
+  void metaArgs(P::MetaArgsContext *c, bool &has, std::vector<ast::MetaArg> &out) {
+    if (!c) return;
+    has = true;
+    for (auto *a : c->metaArg()) {
+      ast::MetaArg m;
+      m.range = range(a);
+      if (dynamic_cast<P::DynamicArgContext *>(a)) {
+        m.kind = ast::MetaArg::Kind::Dynamic;
+      } else if (auto *t = dynamic_cast<P::TypeArgContext *>(a)) {
+        m.kind = ast::MetaArg::Kind::Type;
+        m.type = typeRef(t->typeRef());
+      } else if (auto *s = dynamic_cast<P::SizeArgContext *>(a)) {
+        m.kind = ast::MetaArg::Kind::Size;
+        m.size = sizeExpr(s->sizeExpr());
+      }
+      out.push_back(std::move(m));
+    }
+  }
+
+  ast::TypeRef typeRef(P::TypeRefContext *c) {
+    ast::TypeRef t;
+    if (!c) return t;
+    t.range = range(c);
+    if (auto *n = dynamic_cast<P::NamedTypeContext *>(c)) {
+      t.kind = ast::TypeRef::Kind::Named;
+      t.name = ident(n->ident());
+      if (t.name.empty()) t.kind = ast::TypeRef::Kind::Error;
+    } else if (auto *tu = dynamic_cast<P::TupleTypeContext *>(c)) {
+      t.kind = ast::TypeRef::Kind::Tuple;
+      for (auto *e : tu->typeRef()) t.elems.push_back(typeRef(e));
+    } else if (dynamic_cast<P::UnitTypeContext *>(c)) {
+      t.kind = ast::TypeRef::Kind::Unit;
+    }
+    return t;
+  }
+
+  ast::SizeExprPtr sizeExpr(P::SizeExprContext *c, int depth = 0) {
+    auto s = std::make_unique<ast::SizeExpr>();
+    if (!c) return s;
+    s->range = range(c);
+    if (depth > 400) return s;
+    if (auto *i = dynamic_cast<P::SizeIntContext *>(c)) {
+      s->kind = ast::SizeExpr::Kind::Int;
+      s->value = parseSizeInt(i->INT());
+    } else if (auto *n = dynamic_cast<P::SizeNameContext *>(c)) {
+      s->kind = ast::SizeExpr::Kind::Name;
+      s->name = ident(n->ident());
+      if (s->name.empty()) s->kind = ast::SizeExpr::Kind::Error;
+    } else if (auto *p = dynamic_cast<P::SizeParenContext *>(c)) {
+      return sizeExpr(p->sizeExpr(), depth + 1);
+    } else if (auto *m = dynamic_cast<P::SizeMulContext *>(c)) {
+      auto ops = m->sizeExpr();
+      std::string op = m->op ? m->op->getText() : "*";
+      s->kind = op == "*" ? ast::SizeExpr::Kind::Mul : op == "/" ? ast::SizeExpr::Kind::Div : ast::SizeExpr::Kind::Mod;
+      s->lhs = sizeExpr(ops.size() > 0 ? ops[0] : nullptr, depth + 1);
+      s->rhs = sizeExpr(ops.size() > 1 ? ops[1] : nullptr, depth + 1);
+    } else if (auto *a = dynamic_cast<P::SizeAddContext *>(c)) {
+      auto ops = a->sizeExpr();
+      s->kind = a->op && a->op->getText() == "-" ? ast::SizeExpr::Kind::Sub : ast::SizeExpr::Kind::Add;
+      s->lhs = sizeExpr(ops.size() > 0 ? ops[0] : nullptr, depth + 1);
+      s->rhs = sizeExpr(ops.size() > 1 ? ops[1] : nullptr, depth + 1);
+    }
+    return s;
+  }
+
+  int64_t parseSizeInt(antlr4::tree::TerminalNode *n) {
+    if (!n) return 0;
+    const std::string text = n->getText();
+    errno = 0;
+    unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+    if (errno == ERANGE || v > (1ull << 62)) {
+      diags_.error("E0005", range(n), fmt::format("size `{}` is too large", text), "sizes must be below 2^62");
+      return 1;
+    }
+    return int64_t(v);
+  }
+
+  // ---- stages ------------------------------------------------------------------------------------
+  ast::Stage stage(P::StageContext *c) {
+    ast::Stage s;
+    if (!c) return s;
+    s.range = range(c);
+    if (auto *v = dynamic_cast<P::ViewStageContext *>(c)) {
+      s.kind = v->kind && v->kind->getText() == "out_view" ? ast::Stage::Kind::OutView : ast::Stage::Kind::InpView;
+      metaArgs(v->metaArgs(), s.hasMetaArgs, s.metaArgs);
+      for (auto *b : v->bufferView()) s.buffers.push_back(bufferView(b));
+    } else if (auto *m = dynamic_cast<P::MdHomStageContext *>(c)) {
+      s.kind = ast::Stage::Kind::MdHom;
+      metaArgs(m->metaArgs(), s.hasMetaArgs, s.metaArgs);
+      s.fn = scalarFnRef(m->scalarFnRef());
+      for (auto *op : m->combineOp()) s.ops.push_back(combineOp(op));
+    } else if (auto *r = dynamic_cast<P::RefStageContext *>(c)) {
+      s.kind = ast::Stage::Kind::Ref;
+      s.name = ident(r->ident());
+      metaArgs(r->metaArgs(), s.hasMetaArgs, s.metaArgs);
+    }
+    return s;
+  }
+
+  ast::BufferView bufferView(P::BufferViewContext *c) {
+    ast::BufferView b;
+    b.range = range(c);
+    b.name = ident(c->ident());
+    if (auto *sd = c->shapeDecl()) {
+      b.hasShape = true;
+      for (auto *e : sd->sizeExpr()) b.shape.push_back(sizeExpr(e));
+    }
+    for (auto *f : c->indexFn()) {
+      ast::IndexFn fn;
+      fn.range = range(f);
+      for (auto *id : f->ident()) fn.params.push_back(ident(id));
+      for (auto *e : f->expr()) fn.results.push_back(expr(e));
+      b.accesses.push_back(std::move(fn));
+    }
+    return b;
+  }
+
+  ast::ScalarFnRef scalarFnRef(P::ScalarFnRefContext *c) {
+    ast::ScalarFnRef f;
+    if (!c) return f;
+    f.range = range(c);
+    if (auto *n = dynamic_cast<P::NamedFnRefContext *>(c)) {
+      f.name = ident(n->ident());
+      metaArgs(n->metaArgs(), f.hasMetaArgs, f.metaArgs);
+    } else if (auto *s = dynamic_cast<P::SymbolFnRefContext *>(c)) {
+      f.isSymbol = true;
+      f.symbol = s->opSymbol() ? s->opSymbol()->getText() : "*";
+    }
+    return f;
+  }
+
+  ast::CombineOp combineOp(P::CombineOpContext *c) {
+    ast::CombineOp op;
+    if (!c) return op;
+    op.range = range(c);
+    if (dynamic_cast<P::ConcatOpContext *>(c)) {
+      op.kind = ast::CombineOp::Kind::Concat;
+    } else if (auto *b = dynamic_cast<P::BuilderOpContext *>(c)) {
+      op.name = ident(b->ident());
+      op.op = opRef(b->opRef());
+      if (op.name.name == "pw") op.kind = ast::CombineOp::Kind::PointWise;
+      else if (op.name.name == "ps") op.kind = ast::CombineOp::Kind::PrefixSum;
+      else if (!op.name.empty())
+        diags_.error("E0006", op.name.range,
+                     fmt::format("unknown combine-operator builder `{}`", op.name.name),
+                     "use `pw(op)` for point-wise combination or `ps(op)` for a prefix sum");
+    } else if (auto *s = dynamic_cast<P::SymbolOpContext *>(c)) {
+      op.kind = ast::CombineOp::Kind::PointWise;
+      op.symbolShorthand = true;
+      op.op.kind = ast::OpRef::Kind::Symbol;
+      op.op.symbol = s->opSymbol() ? s->opSymbol()->getText() : "+";
+      op.op.range = op.range;
+    } else if (auto *n = dynamic_cast<P::NamedOpContext *>(c)) {
+      op.kind = ast::CombineOp::Kind::Named;
+      op.name = ident(n->ident());
+      metaArgs(n->metaArgs(), op.hasMetaArgs, op.metaArgs);
+    }
+    return op;
+  }
+
+  ast::OpRef opRef(P::OpRefContext *c) {
+    ast::OpRef r;
+    if (!c) return r;
+    r.range = range(c);
+    if (auto *s = dynamic_cast<P::SymbolOpRefContext *>(c)) {
+      r.kind = ast::OpRef::Kind::Symbol;
+      r.symbol = s->opSymbol() ? s->opSymbol()->getText() : "+";
+    } else if (auto *n = dynamic_cast<P::NamedOpRefContext *>(c)) {
+      r.kind = ast::OpRef::Kind::Named;
+      r.name = ident(n->ident());
+      metaArgs(n->metaArgs(), r.hasMetaArgs, r.metaArgs);
+    } else if (auto *t = dynamic_cast<P::TupleOpRefContext *>(c)) {
+      r.kind = ast::OpRef::Kind::Tuple;
+      for (auto *e : t->opRef()) r.elems.push_back(opRef(e));
+    }
+    return r;
+  }
+
+  // ---- statements and expressions ------------------------------------------------------------------
+  std::vector<ast::StmtPtr> block(P::BlockContext *c) {
+    std::vector<ast::StmtPtr> out;
+    if (!c) return out;
+    for (auto *s : c->stmt()) out.push_back(stmt(s));
+    return out;
+  }
+
+  ast::StmtPtr stmt(P::StmtContext *c) {
+    auto s = std::make_unique<ast::Stmt>();
+    if (!c) return s;
+    s->range = range(c);
+    if (auto *l = dynamic_cast<P::LetStmtContext *>(c)) {
+      s->kind = ast::Stmt::Kind::Let;
+      s->isMutable = l->mut != nullptr;
+      s->name = ident(l->ident());
+      if (l->typeRef()) s->declaredType = typeRef(l->typeRef());
+      s->value = expr(l->expr());
+    } else if (auto *a = dynamic_cast<P::AssignStmtContext *>(c)) {
+      s->kind = ast::Stmt::Kind::Assign;
+      s->name = ident(a->ident());
+      s->assignOp = a->op ? a->op->getText() : "=";
+      s->value = expr(a->expr());
+    } else if (auto *i = dynamic_cast<P::IfStmtContext *>(c)) {
+      s->kind = ast::Stmt::Kind::If;
+      s->value = expr(i->expr());
+      auto blocks = i->block();
+      if (!blocks.empty()) s->body = block(blocks[0]);
+      if (blocks.size() > 1) {
+        s->hasElse = true;
+        s->elseBody = block(blocks[1]);
+      } else if (i->ifTail) {
+        s->hasElse = true;
+        s->elseBody.push_back(stmt(i->ifTail));
+      }
+    } else if (auto *r = dynamic_cast<P::ReturnStmtContext *>(c)) {
+      s->kind = ast::Stmt::Kind::Return;
+      s->value = expr(r->expr());
+    } else if (auto *b = dynamic_cast<P::BlockStmtContext *>(c)) {
+      s->kind = ast::Stmt::Kind::Block;
+      s->body = block(b->block());
+    }
+    return s;
+  }
+
+  ast::ExprPtr errorExpr(SourceRange r) {
+    auto e = std::make_unique<ast::Expr>();
+    e->kind = ast::Expr::Kind::Error;
+    e->range = r;
+    return e;
+  }
+
+  ast::ExprPtr expr(P::ExprContext *c, int depth = 0) {
+    if (!c) return errorExpr({file_, 0, 0});
+    auto e = std::make_unique<ast::Expr>();
+    e->range = range(c);
+    if (depth > 400) {
+      diags_.error("E0008", e->range, "expression is nested too deeply", "split it with `let` bindings");
+      return e;
+    }
+    using K = ast::Expr::Kind;
+    if (auto *f = dynamic_cast<P::FieldExprContext *>(c)) {
+      e->kind = K::Field;
+      e->operands.push_back(expr(f->expr(), depth + 1));
+      if (f->ident()) e->name = ident(f->ident());
+      else if (f->INT()) e->name = {f->INT()->getText(), range(f->INT())};
+    } else if (auto *call = dynamic_cast<P::CallExprContext *>(c)) {
+      e->kind = K::Call;
+      e->name = ident(call->ident());
+      for (auto *a : call->expr()) e->operands.push_back(expr(a, depth + 1));
+    } else if (auto *rec = dynamic_cast<P::RecordExprContext *>(c)) {
+      e->kind = K::Record;
+      e->name = ident(rec->ident());
+      for (auto *fi : rec->fieldInit()) e->fields.push_back({ident(fi->ident()), expr(fi->expr(), depth + 1)});
+    } else if (auto *u = dynamic_cast<P::UnaryExprContext *>(c)) {
+      e->kind = K::Unary;
+      std::string op = u->op ? u->op->getText() : "-";
+      e->unaryOp = op == "!" ? ast::UnaryOp::Not : op == "~" ? ast::UnaryOp::BitNot : ast::UnaryOp::Neg;
+      e->operands.push_back(expr(u->expr(), depth + 1));
+    } else if (auto *cast = dynamic_cast<P::CastExprContext *>(c)) {
+      e->kind = K::Cast;
+      e->operands.push_back(expr(cast->expr(), depth + 1));
+      e->castType = typeRef(cast->typeRef());
+    } else if (auto *b = dynamic_cast<P::BinaryExprContext *>(c)) {
+      e->kind = K::Binary;
+      e->binaryOp = binaryOp(b->op ? b->op->getText() : "+");
+      auto ops = b->expr();
+      e->operands.push_back(expr(ops.size() > 0 ? ops[0] : nullptr, depth + 1));
+      e->operands.push_back(expr(ops.size() > 1 ? ops[1] : nullptr, depth + 1));
+    } else if (auto *cond = dynamic_cast<P::CondExprContext *>(c)) {
+      e->kind = K::Cond;
+      auto ops = cond->expr();
+      for (size_t i = 0; i < 3; ++i) e->operands.push_back(expr(i < ops.size() ? ops[i] : nullptr, depth + 1));
+    } else if (auto *p = dynamic_cast<P::ParenExprContext *>(c)) {
+      auto inner = expr(p->expr(), depth + 1);
+      inner->range = e->range; // keep the parentheses in the range for diagnostics
+      return inner;
+    } else if (auto *t = dynamic_cast<P::TupleExprContext *>(c)) {
+      e->kind = K::Tuple;
+      for (auto *x : t->expr()) e->operands.push_back(expr(x, depth + 1));
+    } else if (auto *i = dynamic_cast<P::IntExprContext *>(c)) {
+      e->kind = K::Int;
+      e->text = i->INT() ? i->INT()->getText() : "0";
+      errno = 0;
+      unsigned long long v = std::strtoull(e->text.c_str(), nullptr, 10);
+      if (errno == ERANGE) {
+        e->intOverflow = true;
+        diags_.error("E0007", e->range, fmt::format("integer literal `{}` does not fit in 64 bits", e->text));
+      }
+      e->intValue = v;
+    } else if (auto *fl = dynamic_cast<P::FloatExprContext *>(c)) {
+      e->kind = K::Float;
+      e->text = fl->FLOAT() ? fl->FLOAT()->getText() : "0.0";
+      e->floatValue = std::strtod(e->text.c_str(), nullptr);
+    } else if (auto *bl = dynamic_cast<P::BoolExprContext *>(c)) {
+      e->kind = K::Bool;
+      e->boolValue = bl->getText() == "true";
+    } else if (auto *n = dynamic_cast<P::NameExprContext *>(c)) {
+      e->kind = K::Name;
+      e->name = ident(n->ident());
+      if (e->name.empty()) e->kind = K::Error;
+    }
+    return e;
+  }
+
+  static ast::BinaryOp binaryOp(const std::string &s) {
+    using B = ast::BinaryOp;
+    static const std::pair<const char *, B> table[] = {
+        {"*", B::Mul}, {"/", B::Div}, {"%", B::Mod}, {"+", B::Add}, {"-", B::Sub}, {"<<", B::Shl},
+        {">>", B::Shr}, {"<", B::Lt}, {"<=", B::Le}, {">", B::Gt}, {">=", B::Ge}, {"==", B::Eq},
+        {"!=", B::Ne}, {"&", B::BitAnd}, {"^", B::BitXor}, {"|", B::BitOr}, {"&&", B::And}, {"||", B::Or}};
+    for (const auto &[k, v] : table)
+      if (s == k) return v;
+    return B::Add;
+  }
+};
+
+/// Rejects input whose nesting would overflow the recursive-descent parser's
+/// stack before ANTLR sees it.
+bool checkNesting(antlr4::CommonTokenStream &tokens, FileId file, DiagnosticEngine &diags, int limit) {
+  int depth = 0, prefixRun = 0, conditionals = 0;
+  for (antlr4::Token *t : tokens.getTokens()) {
+    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    const std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    if (text == "(" || text == "[" || text == "{") ++depth;
+    else if (text == ")" || text == "]" || text == "}") depth = std::max(0, depth - 1);
+    if (text == "-" || text == "!" || text == "~") ++prefixRun; else prefixRun = 0;
+    if (text == "?") ++conditionals;
+    if (text == ";") conditionals = 0;
+    if (depth > limit || prefixRun > limit || conditionals > limit) {
+      SourceRange r{file, uint32_t(t->getStartIndex()), uint32_t(t->getStopIndex() + 1)};
+      diags.error("E0008", r, fmt::format("program is nested more than {} levels deep", limit),
+                  "split deeply nested expressions with `let` bindings");
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, DiagnosticEngine &diags,
+                                         const ParseLimits &limits) {
+  const SourceFile &src = sm.file(file);
+  if (src.codePoints().size() > limits.maxFileCodePoints) {
+    diags.error("E0010", {file, 0, 0}, fmt::format("file is too large ({} characters; the limit is {})",
+                                                   src.codePoints().size(), limits.maxFileCodePoints));
+    auto m = std::make_unique<ast::Module>();
+    m->file = file;
+    return m;
+  }
+  antlr4::ANTLRInputStream input(src.utf8());
+  mdh_antlr::MDHLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  P parser(&tokens);
+  parser.removeErrorListeners();
+  ErrorListener listener(file, diags, limits.maxSyntaxErrors);
+  parser.addErrorListener(&listener);
+  P::ModuleContext *tree = nullptr;
+  if (checkNesting(tokens, file, diags, limits.maxNesting)) {
+    try {
+      // SLL first (fast); fall back to full LL only when SLL reports an error.
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+      parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+      tree = parser.module();
+    } catch (...) {
+      tokens.seek(0);
+      parser.reset();
+      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+      try {
+        tree = parser.module();
+      } catch (...) {
+        diags.error("E0001", {file, 0, 0}, "the parser could not recover from earlier errors");
+        tree = nullptr;
+      }
+    }
+  }
+  Builder builder(file, diags, tokens);
+  return builder.build(tree);
+}
+
+} // namespace mdh

@@ -1,0 +1,269 @@
+/** \file
+ * Index functions: affine analysis, derived buffer shapes (the input and
+ * output view definitions: N = 1 + max of the index functions' range) and the
+ * injectivity check of output views.
+ *
+ * Everything here works on SizePolys, so it serves both generic checking
+ * (shapes like `2*P + R - 1`) and concrete instantiation.
+ */
+#include "sema/SemaImpl.h"
+
+#include <fmt/format.h>
+
+namespace mdh {
+
+std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, const std::vector<std::string> &vars,
+                                                           const Env &env) {
+  const size_t D = vars.size();
+  auto zero = [&] {
+    AffineValue v;
+    v.coeffs.assign(D, SizePoly());
+    return v;
+  };
+  auto isConst = [](const AffineValue &v) {
+    for (const auto &c : v.coeffs)
+      if (c != SizePoly()) return false;
+    return true;
+  };
+  using K = ast::Expr::Kind;
+  switch (e.kind) {
+  case K::Error: return std::nullopt;
+  case K::Int: {
+    if (e.intValue > (uint64_t(1) << 62)) {
+      error("E0409", e.range, "constant in index function is too large");
+      return std::nullopt;
+    }
+    auto v = zero();
+    v.offset = SizePoly::constant(int64_t(e.intValue));
+    return v;
+  }
+  case K::Name: {
+    for (size_t d = 0; d < D; ++d)
+      if (vars[d] == e.name.name) {
+        auto v = zero();
+        v.coeffs[d] = SizePoly::constant(1);
+        return v;
+      }
+    if (auto it = env.sizes.find(e.name.name); it != env.sizes.end()) {
+      auto v = zero();
+      v.offset = it->second;
+      return v;
+    }
+    std::vector<std::string> cands = vars;
+    for (const auto &[k, s] : env.sizes) cands.push_back(k);
+    error("E0407", e.range, fmt::format("unknown name `{}` in index function", e.name.name),
+          cands.empty() ? "index functions use their index variables and size parameters"
+                        : didYouMean(e.name.name, cands).empty()
+                              ? fmt::format("index functions can use {}", fmt::join(cands, ", "))
+                              : didYouMean(e.name.name, cands));
+    return std::nullopt;
+  }
+  case K::Unary:
+    if (e.unaryOp == ast::UnaryOp::Neg) {
+      auto a = affine(*e.operands[0], vars, env);
+      if (!a) return std::nullopt;
+      for (auto &c : a->coeffs) c = -c;
+      a->offset = -a->offset;
+      return a;
+    }
+    break;
+  case K::Binary: {
+    auto op = e.binaryOp;
+    if (op != ast::BinaryOp::Add && op != ast::BinaryOp::Sub && op != ast::BinaryOp::Mul) break;
+    auto a = affine(*e.operands[0], vars, env);
+    auto b = affine(*e.operands[1], vars, env);
+    if (!a || !b) return std::nullopt;
+    if (op == ast::BinaryOp::Mul) {
+      if (!isConst(*a) && !isConst(*b)) {
+        error("E0408", e.range, "index function is not affine: it multiplies index variables",
+              "index functions are sums of constant multiples of the indices plus a constant, e.g. `2*p + r`");
+        return std::nullopt;
+      }
+      const AffineValue &k = isConst(*a) ? *a : *b;
+      AffineValue v = isConst(*a) ? *b : *a;
+      for (auto &c : v.coeffs) c = c * k.offset;
+      v.offset = v.offset * k.offset;
+      return v;
+    }
+    AffineValue v = zero();
+    for (size_t d = 0; d < D; ++d) v.coeffs[d] = op == ast::BinaryOp::Add ? a->coeffs[d] + b->coeffs[d] : a->coeffs[d] - b->coeffs[d];
+    v.offset = op == ast::BinaryOp::Add ? a->offset + b->offset : a->offset - b->offset;
+    if (v.offset.overflowed()) {
+      error("E0409", e.range, "index function overflows 64 bits");
+      return std::nullopt;
+    }
+    return v;
+  }
+  default: break;
+  }
+  const char *what = e.kind == K::Binary ? ast::spelling(e.binaryOp) : nullptr;
+  error("E0409", e.range,
+        what ? fmt::format("`{}` is not allowed in an index function", what) : std::string("index functions must be affine"),
+        "index functions are sums of constant multiples of the indices plus a constant, e.g. `(p, q, r) -> (2*p + r, q)`");
+  return std::nullopt;
+}
+
+bool Sema::Impl::buildAccess(const ast::IndexFn &fn, size_t D, const Env &env, hl::Access &out,
+                             std::vector<std::string> *dimNames) {
+  out.range = fn.range;
+  if (fn.params.size() != D) {
+    error("E0410", fn.range, fmt::format("index function takes {} index variable{}, but md_hom has {} dimension{}",
+                                         fn.params.size(), fn.params.size() == 1 ? "" : "s", D, D == 1 ? "" : "s"),
+          "name one index variable per MDA dimension, in md_hom's order");
+    return false;
+  }
+  std::vector<std::string> vars;
+  for (const auto &p : fn.params) {
+    if (std::find(vars.begin(), vars.end(), p.name) != vars.end()) {
+      error("E0412", p.range, fmt::format("index variable `{}` is named twice", p.name));
+      return false;
+    }
+    if (env.sizes.count(p.name))
+      warning("W0404", p.range, fmt::format("index variable `{}` shadows the size `{}`", p.name, p.name));
+    vars.push_back(p.name);
+  }
+  bool ok = true;
+  for (const auto &r : fn.results) {
+    auto v = affine(*r, vars, env);
+    if (!v) { ok = false; continue; }
+    hl::AffineIndex ix;
+    ix.coeffs = v->coeffs;
+    ix.offset = v->offset;
+    out.dims.push_back(std::move(ix));
+  }
+  if (ok && dimNames) *dimNames = vars;
+  return ok;
+}
+
+void Sema::Impl::deriveShape(hl::Buffer &b, const std::vector<SizePoly> &N, const ast::BufferView &view, const Env &env,
+                             bool isOutput) {
+  if (b.accesses.empty()) return;
+  const size_t rank = b.accesses[0].dims.size();
+  std::vector<std::optional<SizePoly>> derived(rank);
+  bool ambiguous = false;
+  for (const auto &acc : b.accesses) {
+    if (acc.dims.size() != rank) return; // reported already
+    for (size_t k = 0; k < rank; ++k) {
+      const auto &ix = acc.dims[k];
+      SizePoly mx = ix.offset, mn = ix.offset;
+      bool signKnown = true;
+      for (size_t d = 0; d < ix.coeffs.size() && d < N.size(); ++d) {
+        const SizePoly &c = ix.coeffs[d];
+        if (c == SizePoly()) continue;
+        SizePoly span = c * (N[d] - SizePoly::constant(1));
+        if (c.provablyNonNegative()) mx = mx + span;
+        else if (c.provablyNegative()) mn = mn + span;
+        else {
+          error("E0404", acc.range, fmt::format("cannot tell the sign of coefficient `{}` in this index function", c.str()),
+                "use coefficients that are non-negative for every size");
+          signKnown = false;
+        }
+      }
+      if (!signKnown) return;
+      if (mn.provablyNegative()) {
+        error("E0403", acc.range,
+              fmt::format("index {} of `{}` can be negative (its minimum is {})", k + 1, b.name, mn.str()),
+              "buffer indices start at 0; shift the index function, e.g. use `i+0, i+1, i+2` instead of `i-1, i, i+1`, "
+              "and shrink the MDA instead");
+        return;
+      }
+      if (!mn.provablyNonNegative())
+        warning("W0401", acc.range,
+                fmt::format("index {} of `{}` may be negative for some sizes (its minimum is {})", k + 1, b.name, mn.str()),
+                "it is checked again when the mdh is instantiated");
+      if (!derived[k]) { derived[k] = mx; continue; }
+      if ((mx - *derived[k]).provablyNonNegative()) derived[k] = mx;
+      else if (!(*derived[k] - mx).provablyNonNegative()) ambiguous = true;
+    }
+  }
+  if (view.hasShape) {
+    if (view.shape.size() != rank) {
+      error("E0405", view.name.range, fmt::format("buffer `{}` is declared with {} dimension{} but accessed with {}", b.name,
+                                                  view.shape.size(), view.shape.size() == 1 ? "" : "s", rank));
+      return;
+    }
+    std::vector<SizePoly> declared;
+    for (const auto &s : view.shape) {
+      auto v = s ? evalSize(*s, env) : std::nullopt;
+      if (!v) return;
+      declared.push_back(*v);
+    }
+    for (size_t k = 0; k < rank; ++k) {
+      SizePoly want = *derived[k] + SizePoly::constant(1);
+      if (!ambiguous && declared[k] != want) {
+        std::vector<std::string> d1, d2;
+        for (const auto &x : declared) d1.push_back(x.str());
+        for (size_t j = 0; j < rank; ++j) d2.push_back((*derived[j] + SizePoly::constant(1)).str());
+        error("E0406", view.name.range,
+              fmt::format("declared shape [{}] of `{}` does not match the shape [{}] derived from its index functions",
+                          fmt::join(d1, ", "), b.name, fmt::join(d2, ", ")),
+              "a buffer's shape is 1 + the largest index its accesses reach; fix the declaration or the index functions");
+        return;
+      }
+    }
+    b.shape = declared;
+    return;
+  }
+  if (ambiguous) {
+    error("E0413", view.name.range,
+          fmt::format("cannot tell which access of `{}` reaches furthest, so its shape is not known", b.name),
+          fmt::format("declare the shape, e.g. `{}[...]: ...`", b.name));
+    return;
+  }
+  for (size_t k = 0; k < rank; ++k) b.shape.push_back(*derived[k] + SizePoly::constant(1));
+  (void)isOutput;
+}
+
+namespace {
+/// Rank of a small integer matrix (exact, fraction-free elimination in 128 bits).
+size_t integerRank(std::vector<std::vector<__int128>> m) {
+  size_t rank = 0, rows = m.size(), cols = rows ? m[0].size() : 0;
+  for (size_t c = 0; c < cols && rank < rows; ++c) {
+    size_t piv = rank;
+    while (piv < rows && m[piv][c] == 0) ++piv;
+    if (piv == rows) continue;
+    std::swap(m[piv], m[rank]);
+    for (size_t r = 0; r < rows; ++r) {
+      if (r == rank || m[r][c] == 0) continue;
+      __int128 a = m[rank][c], b = m[r][c];
+      for (size_t k = 0; k < cols; ++k) {
+        m[r][k] = m[r][k] * a - m[rank][k] * b;
+        if (m[r][k] > (__int128(1) << 100) || m[r][k] < -(__int128(1) << 100)) return cols; // give up: assume full rank
+      }
+    }
+    ++rank;
+  }
+  return rank;
+}
+} // namespace
+
+void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes) {
+  std::vector<size_t> live;
+  for (size_t d = 0; d < outSizes.size(); ++d)
+    if (outSizes[d] != SizePoly::constant(1)) live.push_back(d);
+  for (const auto &acc : b.accesses) {
+    std::vector<std::vector<__int128>> m;
+    bool constant = true;
+    for (const auto &ix : acc.dims) {
+      std::vector<__int128> row;
+      for (size_t d : live) {
+        auto c = ix.coeffs[d].constantValue();
+        if (!c) constant = false;
+        row.push_back(c.value_or(0));
+      }
+      m.push_back(row);
+    }
+    if (!constant || live.empty()) continue;
+    if (integerRank(m) < live.size()) {
+      warning("W0402", acc.range,
+              fmt::format("output index function of `{}` is not injective: several MDA elements write the same cell", b.name),
+              "those writes must carry equal values (checked at run time); to sum them, make the dimension point-wise, "
+              "e.g. `pw(add)` instead of `++`");
+    }
+  }
+  if (b.accesses.size() > 1)
+    warning("W0403", b.range, fmt::format("output buffer `{}` is written by {} accesses", b.name, b.accesses.size()),
+            "cells written by more than one access must receive equal values (checked at run time)");
+}
+
+} // namespace mdh

@@ -1,0 +1,98 @@
+/** \file
+ * Internal state shared by the sema implementation files (not installed).
+ *
+ * Env maps meta-parameter names to their values during one instantiation:
+ * types to Types (a Param type while generic), sizes to SizePolys (a symbol
+ * while generic or dynamic).  Sema::Impl de-duplicates diagnostics so that a
+ * generic declaration checked from several uses reports each problem once.
+ */
+#pragma once
+
+#include "sema/Sema.h"
+
+#include <optional>
+#include <unordered_map>
+
+namespace mdh {
+
+struct Env {
+  std::map<std::string, Type> types;
+  std::map<std::string, SizePoly> sizes;
+  std::set<std::string> dynamicSizes;
+  std::vector<std::string> context; ///< "while instantiating ..." notes
+};
+
+struct Sema::Impl {
+  const SourceManager &sm;
+  DiagnosticEngine &diags;
+  std::map<std::string, const ast::Decl *> scope;
+  std::vector<const ast::Decl *> order;
+  std::map<std::string, std::shared_ptr<RecordInfo>> records;
+  std::map<std::string, std::unique_ptr<hl::Program>> generic;
+  std::set<std::tuple<std::string, uint32_t, uint32_t, uint32_t, std::string>> reported;
+  int instantiationDepth = 0;
+
+  Impl(const SourceManager &s, DiagnosticEngine &d) : sm(s), diags(d) {}
+
+  // ---- diagnostics --------------------------------------------------------------------
+  void error(const char *code, SourceRange r, std::string msg, std::string hint = {});
+  void warning(const char *code, SourceRange r, std::string msg, std::string hint = {});
+  void note(SourceRange r, std::string msg);
+  bool lastReported = false; ///< whether the last error/warning was emitted (for notes)
+  std::string didYouMean(const std::string &name, const std::vector<std::string> &candidates) const;
+  std::vector<std::string> namesOfKind(ast::Decl::Kind k) const;
+
+  // ---- declarations -----------------------------------------------------------------------
+  void checkMetaParams(const ast::Decl &d);
+  void checkRecord(const ast::RecordDecl &r);
+  std::shared_ptr<RecordInfo> recordInfo(const std::string &name, SourceRange use);
+  std::set<std::string> recordsInProgress;
+
+  // ---- types --------------------------------------------------------------------------------
+  Type resolveType(const ast::TypeRef &t, const Env &env);
+  Env genericEnv(const ast::Decl &d) const;
+
+  // ---- sizes --------------------------------------------------------------------------------
+  std::optional<SizePoly> evalSize(const ast::SizeExpr &e, const Env &env);
+
+  // ---- scalar functions (ScalarChecker.cpp) ---------------------------------------------------
+  /// Type-checks an instance of `fn` with its type parameters bound by `typeArgs`.
+  const hl::ScalarFunction *instantiateFn(const ast::FnDecl &fn, const std::map<std::string, Type> &typeArgs,
+                                          hl::Program &prog, SourceRange use);
+  /// Binds `fn`'s type parameters from explicit meta-arguments and/or argument types.
+  std::optional<std::map<std::string, Type>> bindFnTypeArgs(const ast::FnDecl &fn, bool hasMetaArgs,
+                                                            const std::vector<ast::MetaArg> &metaArgs,
+                                                            const std::vector<Type> *argTypes, const Env &env,
+                                                            SourceRange use, bool reportFailure = true);
+  bool unify(const ast::TypeRef &pattern, const Type &actual, const ast::FnDecl &fn,
+             std::map<std::string, Type> &bound, const Env &declEnv);
+  std::vector<const ast::FnDecl *> fnStack; ///< recursion detection
+
+  // ---- combine operators (Instantiate.cpp) -------------------------------------------------------
+  std::optional<hl::BinaryOperator> resolveOpRef(const ast::OpRef &r, const Type &t, hl::Program &prog,
+                                                  const Env &env, const Env *combineEnv);
+  std::optional<hl::CombineOperator> resolveCombineOp(const ast::CombineOp &op, const Type &t, hl::Program &prog,
+                                                      const Env &env);
+
+  // ---- mdh instantiation (Instantiate.cpp) ---------------------------------------------------------
+  std::unique_ptr<hl::Program> instantiateMdh(const ast::MdhDecl &d, const Env &env, SourceRange use);
+  bool bindMetaArgs(const ast::Decl &d, bool hasArgs, const std::vector<ast::MetaArg> &args, const Env &outer,
+                    Env &inner, SourceRange use);
+
+  // ---- index functions (IndexFunctions.cpp) ---------------------------------------------------------
+  struct AffineValue {
+    std::vector<SizePoly> coeffs;
+    SizePoly offset;
+  };
+  std::optional<AffineValue> affine(const ast::Expr &e, const std::vector<std::string> &vars, const Env &env);
+  bool buildAccess(const ast::IndexFn &fn, size_t dims, const Env &env, hl::Access &out,
+                   std::vector<std::string> *dimNames);
+  void deriveShape(hl::Buffer &b, const std::vector<SizePoly> &indexSetSizes, const ast::BufferView &view,
+                   const Env &env, bool isOutput);
+  void checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes);
+};
+
+/// Mangled name fragment for a type (`f32`, `t_f32_i32`, record name).
+std::string mangle(const Type &t);
+
+} // namespace mdh

@@ -1,0 +1,105 @@
+/** \file
+ * DiagnosticEngine and the rustc-style text renderer used by the CLIs.
+ */
+#include "support/Diagnostics.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace mdh {
+
+const char *severityName(Severity s) {
+  switch (s) {
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
+  case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+void DiagnosticEngine::report(Diagnostic d) {
+  if (silence_ > 0) {
+    if (d.severity == Severity::Error) ++errors_;
+    return;
+  }
+  if (d.severity == Severity::Error) ++errors_;
+  if (d.severity == Severity::Warning) ++warnings_;
+  if (stored_.size() >= maxStored_) return;
+  stored_.push_back(d);
+  if (handler_) handler_(stored_.back());
+}
+
+void DiagnosticEngine::error(const char *code, SourceRange r, std::string msg, std::string hint) {
+  report({Severity::Error, code, std::move(msg), r, std::move(hint), {}});
+}
+
+void DiagnosticEngine::warning(const char *code, SourceRange r, std::string msg, std::string hint) {
+  report({Severity::Warning, code, std::move(msg), r, std::move(hint), {}});
+}
+
+void DiagnosticEngine::note(SourceRange r, std::string msg) {
+  if (silence_ > 0 || stored_.empty()) return;
+  stored_.back().notes.push_back({r, std::move(msg)});
+}
+
+void DiagnosticEngine::clear() {
+  stored_.clear();
+  errors_ = warnings_ = 0;
+}
+
+namespace {
+
+std::string renderSnippet(const SourceManager &sm, SourceRange r, const std::string &label) {
+  if (!r.valid() || r.file >= sm.size()) return {};
+  const SourceFile &f = sm.file(r.file);
+  LineCol b = f.lineCol(r.begin);
+  LineCol e = f.lineCol(std::max(r.begin, r.end > r.begin ? r.end - 1 : r.begin));
+  std::string line = f.lineText(b.line);
+  std::u32string cps = decodeUtf8(line);
+  std::string gutter(std::to_string(b.line).size(), ' ');
+  uint32_t width = 1;
+  if (e.line == b.line && e.column >= b.column) width = e.column - b.column + 1;
+  if (b.column - 1 > cps.size()) width = 1;
+  std::string pad;
+  for (uint32_t i = 0; i + 1 < b.column && i < cps.size(); ++i) pad += cps[i] == U'\t' ? '\t' : ' ';
+  std::string out = fmt::format("{} |\n{} | {}\n{} | {}{}", gutter, b.line, line, gutter, pad,
+                                std::string(width, '^'));
+  if (!label.empty()) out += " " + label;
+  out += "\n";
+  return out;
+}
+
+std::string location(const SourceManager &sm, SourceRange r) {
+  if (!r.valid() || r.file >= sm.size()) return "<unknown>";
+  const SourceFile &f = sm.file(r.file);
+  LineCol lc = f.lineCol(r.begin);
+  return fmt::format("{}:{}:{}", f.path(), lc.line, lc.column);
+}
+
+} // namespace
+
+std::string renderDiagnostic(const SourceManager &sm, const Diagnostic &d, bool color) {
+  const char *sev = severityName(d.severity);
+  std::string head = d.code.empty() ? sev : fmt::format("{}[{}]", sev, d.code);
+  if (color) {
+    const char *c = d.severity == Severity::Error ? "\033[1;31m" : d.severity == Severity::Warning ? "\033[1;33m" : "\033[1;36m";
+    head = fmt::format("{}{}\033[0m", c, head);
+  }
+  std::string out = fmt::format("{}: {}: {}\n", location(sm, d.range), head, d.message);
+  out += renderSnippet(sm, d.range, "");
+  for (const auto &n : d.notes) {
+    if (n.range.valid() && n.range.file != d.range.file) {
+      out += fmt::format("{}: note: {}\n", location(sm, n.range), n.message);
+      out += renderSnippet(sm, n.range, "");
+    } else if (n.range.valid()) {
+      out += fmt::format("{}: note: {}\n", location(sm, n.range), n.message);
+      out += renderSnippet(sm, n.range, "");
+    } else {
+      out += fmt::format("  = note: {}\n", n.message);
+    }
+  }
+  if (!d.hint.empty()) out += fmt::format("  = help: {}\n", d.hint);
+  return out;
+}
+
+} // namespace mdh
