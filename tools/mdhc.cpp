@@ -1,1 +1,213 @@
-int main() { return 0; }
+// mdhc — the MDH compiler driver: check, format, print each pipeline stage.
+// A thin front end: all logic lives in libmdh.
+#include "ast/Printer.h"
+#include "driver/CliSupport.h"
+#include "driver/Compilation.h"
+#include "hl/HLIR.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+using namespace mdh;
+
+namespace {
+
+struct Common {
+  std::vector<std::string> files;
+  std::vector<std::string> includes;
+  bool werror = false;
+  bool quiet = false;
+};
+
+void addCommon(CLI::App *app, Common &c, bool filesRequired = true) {
+  auto *f = app->add_option("files", c.files, ".mdh source files");
+  if (filesRequired) f->required();
+  app->add_option("-I,--include", c.includes, "directory searched by `import`")->type_name("DIR");
+  app->add_flag("--Werror", c.werror, "treat warnings as errors");
+  app->add_flag("-q,--quiet", c.quiet, "print errors only");
+}
+
+/// Loads and checks files; returns false on errors (diagnostics already printed).
+bool loadAndCheck(Compilation &comp, const Common &c) {
+  for (const auto &f : c.files) comp.addFile(f);
+  comp.analyze();
+  return !comp.diags().hasErrors() && !(c.werror && comp.diags().warningCount() > 0);
+}
+
+void report(Compilation &comp, const Common &c) {
+  if (c.quiet) {
+    for (const auto &d : comp.diags().all())
+      if (d.severity == Severity::Error) fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), d, isTerminal(stderr)));
+    return;
+  }
+  printDiagnostics(comp, stderr);
+}
+
+CompilationOptions optionsFor(const Common &c) {
+  CompilationOptions o;
+  o.includeDirs = c.includes;
+  return o;
+}
+
+/// Each file is its own compilation unit, as with a C compiler.
+int runCheck(const Common &c) {
+  bool ok = true;
+  for (const auto &file : c.files) {
+    Compilation comp(optionsFor(c));
+    Common one = c;
+    one.files = {file};
+    ok &= loadAndCheck(comp, one);
+    report(comp, c);
+  }
+  return ok ? 0 : 1;
+}
+
+int runFmt(const Common &c, bool inPlace, bool checkOnly) {
+  int rc = 0;
+  for (const auto &file : c.files) {
+    Compilation comp(optionsFor(c));
+    std::string text;
+    std::ifstream in(file, std::ios::binary);
+    if (!in) {
+      fmt::print(stderr, "error: cannot read `{}`\n", file);
+      rc = 1;
+      continue;
+    }
+    text.assign(std::istreambuf_iterator<char>(in), {});
+    FileId id = comp.sources().addFile(file, text);
+    auto mod = parseModule(comp.sources(), id, comp.diags());
+    if (comp.diags().hasErrors()) {
+      // Never rewrite a file we could not parse completely: that could lose text.
+      report(comp, c);
+      fmt::print(stderr, "{}: not formatted because it has syntax errors\n", file);
+      rc = 1;
+      continue;
+    }
+    std::string formatted = ast::formatModule(*mod, comp.sources());
+    if (checkOnly) {
+      if (formatted != text) {
+        fmt::print("{}: would be reformatted\n", file);
+        rc = 1;
+      }
+    } else if (inPlace) {
+      if (formatted == text) continue;
+      std::string tmp = file + ".mdhfmt.tmp";
+      {
+        std::ofstream o(tmp, std::ios::binary);
+        o << formatted;
+        if (!o) {
+          fmt::print(stderr, "error: cannot write `{}`\n", tmp);
+          std::remove(tmp.c_str());
+          rc = 1;
+          continue;
+        }
+      }
+      if (std::rename(tmp.c_str(), file.c_str()) != 0) {
+        fmt::print(stderr, "error: cannot replace `{}`\n", file);
+        std::remove(tmp.c_str());
+        rc = 1;
+      }
+    } else {
+      fmt::print("{}", formatted);
+    }
+  }
+  return rc;
+}
+
+int runEmit(const Common &c, const std::string &emit, const std::string &entry, const std::vector<std::string> &sets) {
+  Compilation comp(optionsFor(c));
+  MetaSettings settings;
+  std::string err;
+  if (!parseMetaSettings(sets, settings, err)) {
+    fmt::print(stderr, "error: {}\n", err);
+    return 2;
+  }
+  if (emit == "ast") {
+    for (const auto &f : c.files) {
+      const ast::Module *m = comp.addFile(f);
+      if (m) fmt::print("{}", ast::dumpModule(*m));
+    }
+    report(comp, c);
+    return comp.diags().hasErrors() ? 1 : 0;
+  }
+  if (emit == "hl" && entry.empty()) {
+    // Without an entry: the modules themselves, printed back in canonical form.
+    bool ok = true;
+    for (const auto &f : c.files) {
+      const ast::Module *m = comp.addFile(f);
+      if (m && !comp.diags().hasErrors()) fmt::print("{}", ast::formatModule(*m, comp.sources()));
+    }
+    comp.analyze();
+    ok = !comp.diags().hasErrors();
+    report(comp, c);
+    return ok ? 0 : 1;
+  }
+  bool ok = loadAndCheck(comp, c);
+  if (ok) {
+    if (entry.empty()) {
+      fmt::print(stderr, "error: --emit={} needs --entry NAME (and --set for its meta-parameters)\n", emit);
+      return 2;
+    }
+    // Printing may leave meta-parameters symbolic; code generation may not.
+    auto prog = comp.sema().instantiate(entry, settings, emit == "hl");
+    if (prog) {
+      if (emit == "hl") fmt::print("{}", hl::printProgram(*prog));
+      else {
+        fmt::print(stderr, "error: --emit={} is not available yet in this build\n", emit);
+        return 2;
+      }
+    }
+    ok = prog != nullptr;
+  }
+  report(comp, c);
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"mdhc — compiler for the MDH language (Multi-Dimensional Homomorphisms)"};
+  app.set_version_flag("--version", std::string("mdhc ") + MDH_VERSION);
+  app.require_subcommand(0, 1);
+
+  Common top;
+  std::string emit, entry;
+  std::vector<std::string> sets;
+  addCommon(&app, top, false);
+  app.add_option("--emit", emit, "print a pipeline stage: ast | hl | ll | code")
+      ->check(CLI::IsMember({"ast", "hl", "ll", "code"}));
+  app.add_option("-e,--entry", entry, "the mdh declaration to instantiate");
+  app.add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)");
+
+  Common checkOpts;
+  auto *check = app.add_subcommand("check", "check files for errors (exit 1 if any)");
+  addCommon(check, checkOpts);
+
+  Common fmtOpts;
+  bool inPlace = false, fmtCheck = false;
+  auto *fmtCmd = app.add_subcommand("fmt", "format files (to stdout, or in place with -i)");
+  addCommon(fmtCmd, fmtOpts);
+  fmtCmd->add_flag("-i,--in-place", inPlace, "rewrite the files");
+  fmtCmd->add_flag("--check", fmtCheck, "exit 1 if a file is not formatted");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+  if (*check) return runCheck(checkOpts);
+  if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
+  if (!emit.empty()) {
+    if (top.files.empty()) {
+      fmt::print(stderr, "error: --emit needs at least one file\n");
+      return 2;
+    }
+    return runEmit(top, emit, entry, sets);
+  }
+  if (!top.files.empty()) return runCheck(top);
+  fmt::print("{}", app.help());
+  return 0;
+}

@@ -350,6 +350,7 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
     return nullptr;
   }
   const auto &md = *it->second->as<ast::MdhDecl>();
+  const size_t errorsAtStart = I.diags.errorCount();
   Env env;
   std::set<std::string> used;
   for (const auto &p : md.metaParams) {
@@ -399,7 +400,7 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
     if (!used.count(k))
       I.error("E0605", none, fmt::format("`{}` is not a meta-parameter of `{}`", k, entry),
               md.metaParams.empty() ? fmt::format("`{}` takes no meta-parameters", entry) : "");
-  if (I.diags.hasErrors()) return nullptr;
+  if (I.diags.errorCount() != errorsAtStart) return nullptr;
   env.context.push_back(fmt::format("instantiating `{}`", entry));
   size_t before = I.diags.errorCount();
   auto prog = I.instantiateMdh(md, env, md.name.range);

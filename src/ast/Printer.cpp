@@ -1,0 +1,520 @@
+/** \file
+ * The formatter and the AST dump.
+ *
+ * Parentheses are inserted from operator precedence, so redundant ones in the
+ * source disappear and needed ones are kept; comments are re-emitted before
+ * the declaration or statement they precede, or at the end of its line when
+ * they followed it on the same line.
+ */
+#include "ast/Printer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace mdh::ast {
+
+// ---- expressions, types, sizes ---------------------------------------------------------------
+std::string printType(const TypeRef &t) {
+  switch (t.kind) {
+  case TypeRef::Kind::Named: return t.name.name;
+  case TypeRef::Kind::Unit: return "()";
+  case TypeRef::Kind::Error: return "<error>";
+  case TypeRef::Kind::Tuple: {
+    std::vector<std::string> e;
+    for (const auto &x : t.elems) e.push_back(printType(x));
+    return fmt::format("({})", fmt::join(e, ", "));
+  }
+  }
+  return "?";
+}
+
+static int sizePrec(const SizeExpr &s) {
+  switch (s.kind) {
+  case SizeExpr::Kind::Add: case SizeExpr::Kind::Sub: return 1;
+  case SizeExpr::Kind::Mul: case SizeExpr::Kind::Div: case SizeExpr::Kind::Mod: return 2;
+  default: return 3;
+  }
+}
+
+std::string printSize(const SizeExpr &s) {
+  switch (s.kind) {
+  case SizeExpr::Kind::Int: return std::to_string(s.value);
+  case SizeExpr::Kind::Name: return s.name.name;
+  case SizeExpr::Kind::Error: return "<error>";
+  default: break;
+  }
+  const char *op = s.kind == SizeExpr::Kind::Add ? "+" : s.kind == SizeExpr::Kind::Sub ? "-"
+                 : s.kind == SizeExpr::Kind::Mul ? "*" : s.kind == SizeExpr::Kind::Div ? "/" : "%";
+  int p = sizePrec(s);
+  std::string l = s.lhs ? printSize(*s.lhs) : "?", r = s.rhs ? printSize(*s.rhs) : "?";
+  if (s.lhs && sizePrec(*s.lhs) < p) l = "(" + l + ")";
+  if (s.rhs && sizePrec(*s.rhs) <= p) r = "(" + r + ")";
+  return fmt::format("{} {} {}", l, op, r);
+}
+
+static std::string printMetaArgs(bool has, const std::vector<MetaArg> &args) {
+  if (!has) return "";
+  std::vector<std::string> a;
+  for (const auto &m : args) {
+    switch (m.kind) {
+    case MetaArg::Kind::Dynamic: a.push_back("*"); break;
+    case MetaArg::Kind::Type: a.push_back(printType(m.type)); break;
+    case MetaArg::Kind::Size: a.push_back(m.size ? printSize(*m.size) : "?"); break;
+    }
+  }
+  return fmt::format("<{}>", fmt::join(a, ", "));
+}
+
+/// Precedence levels of the grammar: higher binds tighter.
+static int exprPrec(const Expr &e) {
+  switch (e.kind) {
+  case Expr::Kind::Cond: return 0;
+  case Expr::Kind::Binary: return precedence(e.binaryOp);
+  case Expr::Kind::Cast: return 11;
+  case Expr::Kind::Unary: return 12;
+  default: return 13;
+  }
+}
+
+std::string printExpr(const Expr &e) {
+  auto wrap = [](const Expr &x, bool paren) { return paren ? "(" + printExpr(x) + ")" : printExpr(x); };
+  switch (e.kind) {
+  case Expr::Kind::Int:
+  case Expr::Kind::Float: return e.text;
+  case Expr::Kind::Bool: return e.boolValue ? "true" : "false";
+  case Expr::Kind::Name: return e.name.name;
+  case Expr::Kind::Error: return "<error>";
+  case Expr::Kind::Unary: {
+    const Expr &a = *e.operands[0];
+    std::string inner = wrap(a, exprPrec(a) < 12);
+    // `- -x` must not print as `--x`
+    if (!inner.empty() && inner[0] == spelling(e.unaryOp)[0]) inner = "(" + inner + ")";
+    return spelling(e.unaryOp) + inner;
+  }
+  case Expr::Kind::Binary: {
+    int p = exprPrec(e);
+    const Expr &l = *e.operands[0], &r = *e.operands[1];
+    return fmt::format("{} {} {}", wrap(l, exprPrec(l) < p), spelling(e.binaryOp), wrap(r, exprPrec(r) <= p));
+  }
+  case Expr::Kind::Cond: {
+    const Expr &c = *e.operands[0], &t = *e.operands[1], &f = *e.operands[2];
+    return fmt::format("{} ? {} : {}", wrap(c, exprPrec(c) <= 0), wrap(t, exprPrec(t) <= 0), printExpr(f));
+  }
+  case Expr::Kind::Cast: return fmt::format("{} as {}", wrap(*e.operands[0], exprPrec(*e.operands[0]) < 11), printType(e.castType));
+  case Expr::Kind::Call: {
+    std::vector<std::string> a;
+    for (const auto &x : e.operands) a.push_back(printExpr(*x));
+    return fmt::format("{}({})", e.name.name, fmt::join(a, ", "));
+  }
+  case Expr::Kind::Field: return fmt::format("{}.{}", wrap(*e.operands[0], exprPrec(*e.operands[0]) < 13), e.name.name);
+  case Expr::Kind::Tuple: {
+    std::vector<std::string> a;
+    for (const auto &x : e.operands) a.push_back(printExpr(*x));
+    return fmt::format("({})", fmt::join(a, ", "));
+  }
+  case Expr::Kind::Record: {
+    std::vector<std::string> a;
+    for (const auto &f : e.fields) a.push_back(fmt::format("{}: {}", f.name.name, f.value ? printExpr(*f.value) : "?"));
+    return fmt::format("{} {{ {} }}", e.name.name, fmt::join(a, ", "));
+  }
+  }
+  return "?";
+}
+
+// ---- stages ------------------------------------------------------------------------------------------
+static std::string printOpRef(const OpRef &r) {
+  switch (r.kind) {
+  case OpRef::Kind::Symbol: return r.symbol;
+  case OpRef::Kind::Named: return r.name.name + printMetaArgs(r.hasMetaArgs, r.metaArgs);
+  case OpRef::Kind::Tuple: {
+    std::vector<std::string> e;
+    for (const auto &x : r.elems) e.push_back(printOpRef(x));
+    return fmt::format("({})", fmt::join(e, ", "));
+  }
+  case OpRef::Kind::Error: return "<error>";
+  }
+  return "?";
+}
+
+std::string printCombineOp(const CombineOp &c) {
+  switch (c.kind) {
+  case CombineOp::Kind::Concat: return "++";
+  case CombineOp::Kind::PointWise:
+    if (c.symbolShorthand) return printOpRef(c.op);
+    return fmt::format("pw({})", printOpRef(c.op));
+  case CombineOp::Kind::PrefixSum: return fmt::format("ps({})", printOpRef(c.op));
+  case CombineOp::Kind::Named: return c.name.name + printMetaArgs(c.hasMetaArgs, c.metaArgs);
+  case CombineOp::Kind::Error: return "<error>";
+  }
+  return "?";
+}
+
+static std::string printIndexFn(const IndexFn &f) {
+  std::vector<std::string> p, r;
+  for (const auto &x : f.params) p.push_back(x.name);
+  for (const auto &x : f.results) r.push_back(printExpr(*x));
+  return fmt::format("({}) -> ({})", fmt::join(p, ", "), fmt::join(r, ", "));
+}
+
+static std::string printBuffer(const BufferView &b) {
+  std::string s = b.name.name;
+  if (b.hasShape) {
+    std::vector<std::string> d;
+    for (const auto &x : b.shape) d.push_back(x ? printSize(*x) : "?");
+    s += fmt::format("[{}]", fmt::join(d, ", "));
+  }
+  std::vector<std::string> a;
+  for (const auto &x : b.accesses) a.push_back(printIndexFn(x));
+  return fmt::format("{}: {}", s, fmt::join(a, ", "));
+}
+
+static std::string printStageWith(const Stage &s, const std::string &sep, const std::string &open, const std::string &close) {
+  switch (s.kind) {
+  case Stage::Kind::InpView:
+  case Stage::Kind::OutView: {
+    std::vector<std::string> b;
+    for (const auto &x : s.buffers) b.push_back(printBuffer(x));
+    return fmt::format("{}{}({}{}{})", s.kind == Stage::Kind::InpView ? "inp_view" : "out_view",
+                       printMetaArgs(s.hasMetaArgs, s.metaArgs), open, fmt::join(b, sep), close);
+  }
+  case Stage::Kind::MdHom: {
+    std::vector<std::string> ops;
+    for (const auto &o : s.ops) ops.push_back(printCombineOp(o));
+    std::string f = s.fn.isSymbol ? s.fn.symbol : s.fn.name.name + printMetaArgs(s.fn.hasMetaArgs, s.fn.metaArgs);
+    return fmt::format("md_hom{}({}, ({}))", printMetaArgs(s.hasMetaArgs, s.metaArgs), f, fmt::join(ops, ", "));
+  }
+  case Stage::Kind::Ref: return s.name.name + printMetaArgs(s.hasMetaArgs, s.metaArgs);
+  case Stage::Kind::Error: return "<error>";
+  }
+  return "?";
+}
+
+std::string printStage(const Stage &s) { return printStageWith(s, ", ", "", ""); }
+
+// ---- the formatter ----------------------------------------------------------------------------------------
+namespace {
+
+class Formatter {
+public:
+  Formatter(const Module &m, const SourceManager &sm, const FormatOptions &o) : m(m), sm(sm), o(o) {}
+
+  std::string run() {
+    bool first = true;
+    bool prevImport = false;
+    for (auto [isImport, idx] : m.order) {
+      SourceRange r = isImport ? m.imports[idx].range : m.decls[idx]->range;
+      if (!first && !(isImport && prevImport)) out += "\n";
+      emitCommentsBefore(r.begin, 0);
+      if (isImport) out += fmt::format("import {};", m.imports[idx].dotted());
+      else decl(*m.decls[idx]);
+      trailing(r.end);
+      out += "\n";
+      lastLine = lineOf(r.end > 0 ? r.end - 1 : 0);
+      first = false;
+      prevImport = isImport;
+    }
+    if (next < m.comments.size() && !first) out += "\n";
+    emitCommentsBefore(UINT32_MAX, 0);
+    return out;
+  }
+
+private:
+  const Module &m;
+  const SourceManager &sm;
+  const FormatOptions &o;
+  std::string out;
+  size_t next = 0;       // next comment to emit
+  uint32_t lastLine = 0; // source line where the last emitted item ended
+
+  std::string pad(int level) const { return std::string(size_t(level * o.indent), ' '); }
+  uint32_t lineOf(uint32_t off) const { return m.file < sm.size() ? sm.file(m.file).lineCol(off).line : 0; }
+
+  void emitCommentsBefore(uint32_t offset, int level) {
+    while (next < m.comments.size() && m.comments[next].range.begin < offset) {
+      keepBlankLine(m.comments[next].range.begin);
+      out += pad(level) + m.comments[next].text + "\n";
+      lastLine = lineOf(m.comments[next].range.end > 0 ? m.comments[next].range.end - 1 : 0);
+      ++next;
+    }
+    if (offset != UINT32_MAX) keepBlankLine(offset);
+  }
+
+  /// One blank line of the source survives between comments and the code
+  /// they precede, and between statements.
+  void keepBlankLine(uint32_t offset) {
+    uint32_t line = lineOf(offset);
+    if (lastLine > 0 && line > lastLine + 1 && out.size() >= 1 && out.back() == '\n' &&
+        (out.size() < 2 || out[out.size() - 2] != '\n'))
+      out += "\n";
+  }
+
+  /// A comment that starts on the line where the node ended stays on that line.
+  void trailing(uint32_t endOffset) {
+    if (endOffset == 0) return;
+    uint32_t line = lineOf(endOffset - 1);
+    while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line &&
+           m.comments[next].text.rfind("/*", 0) != 0) {
+      out += " " + m.comments[next].text;
+      ++next;
+    }
+  }
+
+  std::string metaParams(const Decl &d) {
+    if (!d.hasMetaParams) return "";
+    std::vector<std::string> p;
+    for (const auto &x : d.metaParams) p.push_back(fmt::format("{}: {}", x.name.name, x.kind.name));
+    return fmt::format("<{}>", fmt::join(p, ", "));
+  }
+
+  void decl(const Decl &d) {
+    lastLine = 0; // no blank line right after an opening line
+    switch (d.kind) {
+    case Decl::Kind::Fn: fn(*d.as<FnDecl>()); break;
+    case Decl::Kind::Record: {
+      const auto &r = *d.as<RecordDecl>();
+      out += fmt::format("record {} {{\n", r.name.name);
+      for (const auto &f : r.fields) {
+        emitCommentsBefore(f.range.begin, 1);
+        out += fmt::format("{}{}: {},", pad(1), f.name.name, printType(f.type));
+        trailing(f.range.end + 1);
+        out += "\n";
+      }
+      emitCommentsBefore(r.range.end, 1);
+      out += "}";
+      break;
+    }
+    case Decl::Kind::Combine: {
+      const auto &c = *d.as<CombineDecl>();
+      out += fmt::format("combine {}{} = {};", c.name.name, metaParams(c), printCombineOp(c.op));
+      break;
+    }
+    case Decl::Kind::View: {
+      const auto &v = *d.as<ViewDecl>();
+      std::string head = fmt::format("view {}{} = ", v.name.name, metaParams(v));
+      out += head + stage(v.stage, 1, head.size()) + ";";
+      break;
+    }
+    case Decl::Kind::Mdh: {
+      const auto &md = *d.as<MdhDecl>();
+      std::string head = fmt::format("mdh {}{} =", md.name.name, metaParams(md));
+      if (md.stages.size() == 1) {
+        out += head + " " + stage(md.stages[0], 1, head.size() + 1) + ";";
+        break;
+      }
+      out += head;
+      for (size_t i = 0; i < md.stages.size(); ++i) {
+        emitCommentsBefore(md.stages[i].range.begin, 1);
+        std::string lead = i == 0 ? "    " : "  o ";
+        if (i == 0 && out.back() != '\n') out += "\n";
+        out += lead + stage(md.stages[i], 2, lead.size());
+        if (i + 1 < md.stages.size()) out += "\n";
+      }
+      out += ";";
+      break;
+    }
+    }
+  }
+
+  std::string stage(const Stage &s, int level, size_t column) {
+    std::string flat = printStage(s);
+    if (column + flat.size() <= o.lineWidth || s.buffers.size() < 2) return flat;
+    std::string p = "\n" + pad(level + 1);
+    return printStageWith(s, "," + p, p, "");
+  }
+
+  void fn(const FnDecl &f) {
+    for (const auto &a : f.attributes) out += "@" + a.name + " ";
+    if (!f.attributes.empty()) out.back() = '\n';
+    std::vector<std::string> params;
+    for (const auto &p : f.params) params.push_back(fmt::format("{}: {}", p.name.name, printType(p.type)));
+    out += fmt::format("fn {}{}({})", f.name.name, metaParams(f), fmt::join(params, ", "));
+    if (f.result) out += " -> " + printType(*f.result);
+    if (f.exprBody && f.body.size() == 1 && f.body[0]->value) {
+      out += " = " + printExpr(*f.body[0]->value) + ";";
+      return;
+    }
+    out += " {\n";
+    block(f.body, 1);
+    emitCommentsBefore(f.range.end, 1);
+    out += "}";
+  }
+
+  void block(const std::vector<StmtPtr> &body, int level) {
+    lastLine = 0;
+    for (const auto &s : body) {
+      if (!s) continue;
+      emitCommentsBefore(s->range.begin, level);
+      out += pad(level);
+      stmt(*s, level);
+      trailing(s->range.end);
+      out += "\n";
+      lastLine = lineOf(s->range.end > 0 ? s->range.end - 1 : 0);
+    }
+  }
+
+  void stmt(const Stmt &s, int level) {
+    switch (s.kind) {
+    case Stmt::Kind::Let:
+      out += fmt::format("let {}{}{} = {};", s.isMutable ? "mut " : "", s.name.name,
+                         s.declaredType ? ": " + printType(*s.declaredType) : "", s.value ? printExpr(*s.value) : "?");
+      break;
+    case Stmt::Kind::Assign: out += fmt::format("{} {} {};", s.name.name, s.assignOp, s.value ? printExpr(*s.value) : "?"); break;
+    case Stmt::Kind::Return: out += fmt::format("return {};", s.value ? printExpr(*s.value) : "?"); break;
+    case Stmt::Kind::Block:
+      out += "{\n";
+      block(s.body, level + 1);
+      emitCommentsBefore(s.range.end, level + 1);
+      out += pad(level) + "}";
+      break;
+    case Stmt::Kind::If: {
+      out += fmt::format("if ({}) {{\n", s.value ? printExpr(*s.value) : "?");
+      block(s.body, level + 1);
+      if (!s.hasElse) {
+        emitCommentsBefore(s.range.end, level + 1);
+        out += pad(level) + "}";
+        break;
+      }
+      if (!s.elseBody.empty()) emitCommentsBefore(s.elseBody.front()->range.begin, level + 1);
+      out += pad(level) + "} else ";
+      if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If &&
+          s.elseBody[0]->range.begin > 0 /* `else if` chain */) {
+        stmt(*s.elseBody[0], level);
+        break;
+      }
+      out += "{\n";
+      block(s.elseBody, level + 1);
+      emitCommentsBefore(s.range.end, level + 1);
+      out += pad(level) + "}";
+      break;
+    }
+    case Stmt::Kind::Error: out += "<error>;"; break;
+    }
+  }
+};
+
+// ---- the dump --------------------------------------------------------------------------------------------------
+class Dumper {
+public:
+  std::string out;
+  void line(int level, const std::string &s) { out += std::string(size_t(level * 2), ' ') + s + "\n"; }
+
+  void module(const Module &m) {
+    for (auto [isImport, idx] : m.order) {
+      if (isImport) line(0, "(import " + m.imports[idx].dotted() + ")");
+      else decl(*m.decls[idx]);
+    }
+  }
+
+  std::string metaParams(const Decl &d) {
+    std::string s;
+    for (const auto &p : d.metaParams) s += fmt::format(" ({} {})", p.name.name, p.kind.name);
+    return d.hasMetaParams ? " (meta" + s + ")" : "";
+  }
+
+  void decl(const Decl &d) {
+    std::string doc = d.doc.empty() ? "" : fmt::format(" (doc {:?})", d.doc);
+    switch (d.kind) {
+    case Decl::Kind::Fn: {
+      const auto &f = *d.as<FnDecl>();
+      std::string attrs;
+      for (const auto &a : f.attributes) attrs += " @" + a.name;
+      std::string params;
+      for (const auto &p : f.params) params += fmt::format(" ({} {})", p.name.name, printType(p.type));
+      line(0, fmt::format("(fn {}{}{}{} (params{}) (result {}){}", f.name.name, attrs, metaParams(f), doc, params,
+                          f.result ? printType(*f.result) : "_", f.exprBody ? " expr-body" : ""));
+      for (const auto &s : f.body) stmt(*s, 1);
+      line(0, ")");
+      break;
+    }
+    case Decl::Kind::Record: {
+      const auto &r = *d.as<RecordDecl>();
+      std::string fields;
+      for (const auto &f : r.fields) fields += fmt::format(" ({} {})", f.name.name, printType(f.type));
+      line(0, fmt::format("(record {}{}{})", r.name.name, doc, fields));
+      break;
+    }
+    case Decl::Kind::Combine:
+      line(0, fmt::format("(combine {}{}{} {})", d.name.name, metaParams(d), doc, printCombineOp(d.as<CombineDecl>()->op)));
+      break;
+    case Decl::Kind::View:
+      line(0, fmt::format("(view {}{}{} {})", d.name.name, metaParams(d), doc, printStage(d.as<ViewDecl>()->stage)));
+      break;
+    case Decl::Kind::Mdh: {
+      const auto &md = *d.as<MdhDecl>();
+      line(0, fmt::format("(mdh {}{}{}", md.name.name, metaParams(md), doc));
+      for (const auto &s : md.stages) line(1, "(stage " + printStage(s) + ")");
+      line(0, ")");
+      break;
+    }
+    }
+  }
+
+  void stmt(const Stmt &s, int level) {
+    switch (s.kind) {
+    case Stmt::Kind::Let:
+      line(level, fmt::format("(let{} {}{} {})", s.isMutable ? " mut" : "", s.name.name,
+                              s.declaredType ? " : " + printType(*s.declaredType) : "", s.value ? sexpr(*s.value) : "?"));
+      break;
+    case Stmt::Kind::Assign: line(level, fmt::format("(assign {} {} {})", s.name.name, s.assignOp, s.value ? sexpr(*s.value) : "?")); break;
+    case Stmt::Kind::Return: line(level, fmt::format("(return {})", s.value ? sexpr(*s.value) : "?")); break;
+    case Stmt::Kind::Block:
+      line(level, "(block");
+      for (const auto &x : s.body) stmt(*x, level + 1);
+      line(level, ")");
+      break;
+    case Stmt::Kind::If:
+      line(level, fmt::format("(if {}", s.value ? sexpr(*s.value) : "?"));
+      for (const auto &x : s.body) stmt(*x, level + 1);
+      if (s.hasElse) {
+        line(level, " else");
+        for (const auto &x : s.elseBody) stmt(*x, level + 1);
+      }
+      line(level, ")");
+      break;
+    case Stmt::Kind::Error: line(level, "(error)"); break;
+    }
+  }
+
+  std::string sexpr(const Expr &e) {
+    auto ops = [&] {
+      std::string s;
+      for (const auto &x : e.operands) s += " " + sexpr(*x);
+      return s;
+    };
+    switch (e.kind) {
+    case Expr::Kind::Int: return "(int " + e.text + ")";
+    case Expr::Kind::Float: return "(float " + e.text + ")";
+    case Expr::Kind::Bool: return e.boolValue ? "true" : "false";
+    case Expr::Kind::Name: return e.name.name;
+    case Expr::Kind::Unary: return fmt::format("({}{})", spelling(e.unaryOp), ops());
+    case Expr::Kind::Binary: return fmt::format("({}{})", spelling(e.binaryOp), ops());
+    case Expr::Kind::Cond: return fmt::format("(?{})", ops());
+    case Expr::Kind::Cast: return fmt::format("(as{} {})", ops(), printType(e.castType));
+    case Expr::Kind::Call: return fmt::format("(call {}{})", e.name.name, ops());
+    case Expr::Kind::Field: return fmt::format("(. {} {})", ops().substr(1), e.name.name);
+    case Expr::Kind::Tuple: return fmt::format("(tuple{})", ops());
+    case Expr::Kind::Record: {
+      std::string s;
+      for (const auto &f : e.fields) s += fmt::format(" ({} {})", f.name.name, f.value ? sexpr(*f.value) : "?");
+      return fmt::format("(record {}{})", e.name.name, s);
+    }
+    case Expr::Kind::Error: return "(error)";
+    }
+    return "?";
+  }
+};
+
+} // namespace
+
+std::string formatModule(const Module &m, const SourceManager &sm, const FormatOptions &opts) {
+  return Formatter(m, sm, opts).run();
+}
+
+std::string dumpModule(const Module &m) {
+  Dumper d;
+  d.module(m);
+  return d.out;
+}
+
+} // namespace mdh::ast

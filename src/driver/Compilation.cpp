@@ -1,0 +1,123 @@
+/** \file
+ * Compilation: file loading, import resolution and the sema run.
+ */
+#include "driver/Compilation.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mdh {
+
+std::string findStdlibDir() {
+  if (const char *env = std::getenv("MDH_STDLIB"); env && *env) return env;
+  std::error_code ec;
+  if (fs::exists(fs::path(MDH_SOURCE_STDLIB_DIR) / "std.mdh", ec)) return MDH_SOURCE_STDLIB_DIR;
+  if (fs::exists(fs::path(MDH_INSTALL_STDLIB_DIR) / "std.mdh", ec)) return MDH_INSTALL_STDLIB_DIR;
+  // Relative to the running executable: <prefix>/bin/mdhc -> <prefix>/share/mdh/stdlib
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path cand = exe.parent_path().parent_path() / "share" / "mdh" / "stdlib";
+    if (fs::exists(cand / "std.mdh", ec)) return cand.string();
+  }
+  return MDH_SOURCE_STDLIB_DIR;
+}
+
+Compilation::Compilation(CompilationOptions opts) : opts_(std::move(opts)), sema_(std::make_unique<Sema>(sm_, diags_)) {
+  if (opts_.stdlibDir.empty()) opts_.stdlibDir = findStdlibDir();
+}
+
+const ast::Module *Compilation::moduleOf(FileId f) const {
+  for (const auto &m : modules_)
+    if (m->file == f) return m.get();
+  return nullptr;
+}
+
+bool Compilation::readFile(const std::string &path, std::string &text) {
+  if (opts_.readFile) return opts_.readFile(path, text);
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  text = ss.str();
+  return !in.bad();
+}
+
+const ast::Module *Compilation::addFile(const std::string &path) {
+  std::string text;
+  if (!readFile(path, text)) {
+    diags_.error("E0102", {}, fmt::format("cannot read `{}`: {}", path, std::strerror(errno ? errno : ENOENT)),
+                 "check the path and the file's permissions");
+    return nullptr;
+  }
+  return load(path, std::move(text));
+}
+
+const ast::Module *Compilation::addSource(const std::string &path, std::string text) { return load(path, std::move(text)); }
+
+const ast::Module *Compilation::load(const std::string &path, std::string text) {
+  std::error_code ec;
+  std::string canon = fs::weakly_canonical(path, ec).string();
+  if (ec) canon = path;
+  for (size_t i = 0; i < loadedPaths_.size(); ++i)
+    if (loadedPaths_[i] == canon) return modules_[i].get();
+  FileId id = sm_.addFile(path, std::move(text));
+  auto mod = parseModule(sm_, id, diags_, opts_.limits);
+  const ast::Module *m = mod.get();
+  loadedPaths_.push_back(canon);
+  modules_.push_back(std::move(mod));
+  resolveImports(*m, path);
+  return m;
+}
+
+void Compilation::resolveImports(const ast::Module &m, const std::string &fromPath) {
+  for (const auto &imp : m.imports) {
+    if (imp.path.empty()) continue;
+    bool bad = false;
+    fs::path rel;
+    for (const auto &p : imp.path) {
+      if (p.empty()) bad = true;
+      rel /= p.name;
+    }
+    if (bad) continue;
+    rel += ".mdh";
+    std::vector<fs::path> dirs;
+    dirs.push_back(fs::path(fromPath).parent_path());
+    for (const auto &d : opts_.includeDirs) dirs.emplace_back(d);
+    dirs.emplace_back(opts_.stdlibDir);
+    bool found = false;
+    for (const auto &d : dirs) {
+      fs::path cand = d.empty() ? rel : d / rel;
+      std::string text;
+      std::error_code ec;
+      if (!opts_.readFile && !fs::is_regular_file(cand, ec)) continue;
+      if (!readFile(cand.string(), text)) continue;
+      load(cand.string(), std::move(text));
+      found = true;
+      break;
+    }
+    if (!found) {
+      std::vector<std::string> searched;
+      for (const auto &d : dirs) searched.push_back(d.empty() ? "." : d.string());
+      diags_.error("E0101", imp.range, fmt::format("cannot find module `{}`", imp.dotted()),
+                   fmt::format("looked for `{}` in {}; add a directory with `-I DIR`", rel.string(), fmt::join(searched, ", ")));
+    }
+  }
+}
+
+void Compilation::analyze() {
+  if (analyzed_) return;
+  analyzed_ = true;
+  for (const auto &m : modules_) sema_->addModule(*m);
+  sema_->checkAll();
+}
+
+} // namespace mdh
