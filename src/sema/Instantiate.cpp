@@ -383,6 +383,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   }
 
   // ---- views: buffers, element types and index functions -----------------------------------------
+  bool viewsOk = true;
   auto buildView = [&](const ast::Stage &view, const Env &venv, std::vector<hl::Buffer> &out, bool isOutput) {
     std::set<std::string> names;
     if (view.hasMetaArgs && view.metaArgs.size() != view.buffers.size()) {
@@ -420,7 +421,11 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       size_t rank = SIZE_MAX;
       for (const auto &acc : bv.accesses) {
         hl::Access a;
-        if (!buildAccess(acc, D, venv, a, prog->dimNames.empty() ? &prog->dimNames : nullptr)) { ok = false; continue; }
+        if (!buildAccess(acc, D, venv, a, prog->dimNames.empty() ? &prog->dimNames : nullptr)) {
+          ok = false;
+          viewsOk = false; // later arity checks would count the dropped access
+          continue;
+        }
         if (rank != SIZE_MAX && a.dims.size() != rank) {
           error("E0623", acc.range, fmt::format("access to `{}` has {} indices, but an earlier access has {}", buf.name,
                                                 a.dims.size(), rank),
@@ -459,7 +464,9 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
     return outs.size() == 1 ? outs[0] : Type::tuple(outs);
   };
   Type fResult = Type::error();
-  if (fr.isSymbol || (!scope.count(fr.name.name) && kBuiltinOps.count(fr.name.name))) {
+  if (!viewsOk) {
+    // Reported already; f's arity cannot be judged against a partial view.
+  } else if (fr.isSymbol || (!scope.count(fr.name.name) && kBuiltinOps.count(fr.name.name))) {
     std::string sym = fr.isSymbol ? fr.symbol : fr.name.name;
     prog->fSymbol = sym;
     auto bop = builtinOpByName(sym);

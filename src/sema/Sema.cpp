@@ -83,6 +83,14 @@ void Sema::addModule(const ast::Module &m) {
               "choose another name for the record");
       continue;
     }
+    static const std::set<std::string> reserved = {"add", "mul", "max", "min", "and", "or", "xor", "sqrt", "exp",
+                                                   "log", "abs", "pow", "floor", "ceil", "sin", "cos", "tan", "tanh",
+                                                   "exp2", "log2", "log10", "round", "trunc", "fma"};
+    if (reserved.count(d->name.name)) {
+      I.error("E0222", d->name.range, fmt::format("`{}` is a built-in operation and cannot be redefined", d->name.name),
+              "choose another name; the built-in is always available without a declaration");
+      continue;
+    }
     auto [it, inserted] = I.scope.emplace(d->name.name, d.get());
     if (!inserted) {
       I.error("E0202", d->name.range, fmt::format("`{}` is defined more than once", d->name.name),
