@@ -3,12 +3,18 @@
 #include "ast/Printer.h"
 #include "driver/CliSupport.h"
 #include "driver/Compilation.h"
+#include "codegen/OpenMPEmitter.h"
 #include "hl/HLIR.h"
+#include "ll/Config.h"
+#include "ll/Lowering.h"
+
+#include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 using namespace mdh;
@@ -117,7 +123,42 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
   return rc;
 }
 
-int runEmit(const Common &c, const std::string &emit, const std::string &entry, const std::vector<std::string> &sets) {
+/// The configuration for a program: the default heuristic, completed from a
+/// (possibly partial) JSON file; invalid configurations are reported.
+std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads) {
+  ll::AsmModel model = ll::openmpModel();
+  ll::Config cfg = ll::defaultConfig(prog, model, threads);
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) {
+      fmt::print(stderr, "error: cannot read configuration `{}`\n", path);
+      return std::nullopt;
+    }
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded()) {
+      fmt::print(stderr, "error: `{}` is not valid JSON\n", path);
+      return std::nullopt;
+    }
+    ll::Config partial;
+    partial.threads = threads;
+    std::string err;
+    if (!ll::fromJson(j, partial, err)) {
+      fmt::print(stderr, "error: {}: {}\n", path, err);
+      return std::nullopt;
+    }
+    cfg = ll::completeConfig(partial, prog, model);
+  }
+  auto errs = ll::validate(cfg, prog, model);
+  if (!errs.empty()) {
+    fmt::print(stderr, "error: invalid configuration{}:\n", path.empty() ? "" : " `" + path + "`");
+    for (const auto &e : errs) fmt::print(stderr, "  - {}\n", e);
+    return std::nullopt;
+  }
+  return cfg;
+}
+
+int runEmit(const Common &c, const std::string &emit, const std::string &entry, const std::vector<std::string> &sets,
+            const std::string &configPath, int threads) {
   Compilation comp(optionsFor(c));
   MetaSettings settings;
   std::string err;
@@ -154,16 +195,64 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
     // Printing may leave meta-parameters symbolic; code generation may not.
     auto prog = comp.sema().instantiate(entry, settings, emit == "hl");
     if (prog) {
-      if (emit == "hl") fmt::print("{}", hl::printProgram(*prog));
-      else {
-        fmt::print(stderr, "error: --emit={} is not available yet in this build\n", emit);
-        return 2;
+      if (emit == "hl") {
+        fmt::print("{}", hl::printProgram(*prog));
+      } else {
+        auto cfg = configFor(*prog, configPath, threads);
+        if (!cfg) return 1;
+        ll::Lowered lowered = ll::lower(*prog, *cfg);
+        if (emit == "ll") fmt::print("{}", ll::printLowered(lowered));
+        else fmt::print("{}", codegen::emitOpenMP(lowered).source);
       }
     }
     ok = prog != nullptr;
   }
   report(comp, c);
   return ok ? 0 : 1;
+}
+
+int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
+               int threads, const std::string &backend, const std::string &outDir) {
+  if (backend != "openmp") {
+    fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
+    return 2;
+  }
+  Compilation comp(optionsFor(c));
+  MetaSettings settings;
+  std::string err;
+  if (!parseMetaSettings(sets, settings, err)) {
+    fmt::print(stderr, "error: {}\n", err);
+    return 2;
+  }
+  if (!loadAndCheck(comp, c)) {
+    report(comp, c);
+    return 1;
+  }
+  auto prog = comp.sema().instantiate(entry, settings);
+  report(comp, c);
+  if (!prog) return 1;
+  auto cfg = configFor(*prog, configPath, threads);
+  if (!cfg) return 1;
+  auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg));
+  std::error_code ec;
+  std::filesystem::create_directories(outDir, ec);
+  auto write = [&](const std::string &file, const std::string &text) {
+    std::string path = outDir + "/" + file, tmp = path + ".tmp";
+    std::ofstream o(tmp, std::ios::binary);
+    o << text;
+    o.close();
+    if (!o || std::rename(tmp.c_str(), path.c_str()) != 0) {
+      fmt::print(stderr, "error: cannot write `{}`\n", path);
+      return false;
+    }
+    return true;
+  };
+  if (!write(kernel.name + ".cpp", kernel.source) || !write(kernel.name + ".h", kernel.header) ||
+      !write(kernel.name + ".config.json", ll::toJson(*cfg).dump(2) + "\n"))
+    return 1;
+  fmt::print("{}/{}.cpp\n{}/{}.h\n# build with: c++ -std=c++17 {} -c {}/{}.cpp\n", outDir, kernel.name, outDir, kernel.name,
+             kernel.flags, outDir, kernel.name);
+  return 0;
 }
 
 } // namespace
@@ -186,6 +275,20 @@ int main(int argc, char **argv) {
   auto *check = app.add_subcommand("check", "check files for errors (exit 1 if any)");
   addCommon(check, checkOpts);
 
+  Common compileOpts;
+  std::string configPath, backend = "openmp", outDir = ".";
+  int threads = 0;
+  auto *compileCmd = app.add_subcommand("compile", "generate code for one instantiation");
+  addCommon(compileCmd, compileOpts);
+  compileCmd->add_option("-e,--entry", entry, "the mdh declaration to instantiate")->required();
+  compileCmd->add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)");
+  compileCmd->add_option("--config", configPath, "low-level configuration (JSON; partial is completed by the default)");
+  compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
+  compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  compileCmd->add_option("-o,--output", outDir, "output directory");
+  app.add_option("--config", configPath, "low-level configuration for --emit=ll|code");
+  app.add_option("--threads", threads, "thread count for --emit=ll|code");
+
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;
   auto *fmtCmd = app.add_subcommand("fmt", "format files (to stdout, or in place with -i)");
@@ -200,12 +303,13 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
+  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir);
   if (!emit.empty()) {
     if (top.files.empty()) {
       fmt::print(stderr, "error: --emit needs at least one file\n");
       return 2;
     }
-    return runEmit(top, emit, entry, sets);
+    return runEmit(top, emit, entry, sets, configPath, threads);
   }
   if (!top.files.empty()) return runCheck(top);
   fmt::print("{}", app.help());

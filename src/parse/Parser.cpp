@@ -42,6 +42,9 @@ public:
 
   void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *tok, size_t, size_t, const std::string &msg,
                    std::exception_ptr) override {
+    // ANTLR's recovery can report the same offending token twice.
+    if (tok && tok->getStartIndex() == lastStart_ && tok->getType() == lastType_) return;
+    if (tok) { lastStart_ = tok->getStartIndex(); lastType_ = tok->getType(); }
     if (++count_ > max_) {
       if (count_ == max_ + 1)
         diags_.error("E0009", range(tok), "too many syntax errors; giving up on this file");
@@ -105,6 +108,7 @@ private:
   DiagnosticEngine &diags_;
   int max_;
   int count_ = 0;
+  size_t lastStart_ = ~size_t(0), lastType_ = 0;
 };
 
 class Builder {

@@ -92,7 +92,5 @@ struct Sema::Impl {
   void checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes);
 };
 
-/// Mangled name fragment for a type (`f32`, `t_f32_i32`, record name).
-std::string mangle(const Type &t);
 
 } // namespace mdh

@@ -69,6 +69,9 @@ struct RecordInfo {
   int fieldIndex(const std::string &n) const;
 };
 
+/// Mangled name fragment for a type (`f32`, `t_f32_i32_e`, record name).
+std::string mangle(const Type &t);
+
 /// Primitive type for a builtin name (`f32`, `i64`, `bool`, `idx`...), or Error.
 Type primitiveByName(const std::string &name);
 /// All builtin type names (for completion and docs).

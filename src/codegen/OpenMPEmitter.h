@@ -1,0 +1,33 @@
+/** \file
+ * The OpenMP backend: a lowered program becomes a self-contained C++17 +
+ * OpenMP source and a header.
+ *
+ * The source exports one `extern "C"` entry per instantiation, taking the
+ * dynamic sizes (BLAS-style) then the input and output buffers, plus a
+ * generic `<name>_run(const int64_t *sizes, void *const *buffers)` entry used
+ * by `mdhc run` and the differential tester.  Invariants: the emitted code
+ * has no run-time dependency on mdh; for a fixed configuration and thread
+ * count it is deterministic (partial results combine in a fixed order).
+ */
+#pragma once
+
+#include "ll/Lowering.h"
+
+#include <string>
+
+namespace mdh::codegen {
+
+struct EmittedKernel {
+  std::string name;     ///< entry symbol
+  std::string common;   ///< includes, types, helpers, scalar functions (shared by all configurations)
+  std::string kernel;   ///< the entry points of this configuration
+  std::string source;   ///< common + kernel: a complete .cpp
+  std::string header;   ///< .h
+  std::string flags;    ///< compiler flags the source expects
+};
+
+/// `name` overrides the entry symbol (default: the instance name), so that
+/// several configurations of one program can share one translation unit.
+EmittedKernel emitOpenMP(const ll::Lowered &l, const std::string &name = "");
+
+} // namespace mdh::codegen

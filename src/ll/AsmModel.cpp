@@ -1,0 +1,115 @@
+/** \file
+ * The built-in abstract system models and their capacities.
+ */
+#include "ll/AsmModel.h"
+
+#include <unistd.h>
+
+namespace mdh::ll {
+
+std::vector<const AsmLayer *> AsmModel::memoryLayers() const {
+  std::vector<const AsmLayer *> out;
+  for (const auto &l : layers)
+    if (l.kind == LayerKind::Memory) out.push_back(&l);
+  return out;
+}
+
+std::vector<const AsmLayer *> AsmModel::coreLayers() const {
+  std::vector<const AsmLayer *> out;
+  for (const auto &l : layers)
+    if (l.kind == LayerKind::Core) out.push_back(&l);
+  return out;
+}
+
+const AsmLayer *AsmModel::layer(const std::string &n) const {
+  for (const auto &l : layers)
+    if (l.name == n) return &l;
+  return nullptr;
+}
+
+std::pair<int, int> AsmModel::shape() const {
+  return {int(memoryLayers().size()), int(coreLayers().size())};
+}
+
+namespace {
+uint64_t cacheBytes(int name, uint64_t fallback) {
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+  long v = sysconf(name);
+  if (v > 0) return uint64_t(v);
+#endif
+  (void)name;
+  return fallback;
+}
+} // namespace
+
+AsmModel openmpModel() {
+  AsmModel m;
+  m.name = "openmp";
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  m.layers = {
+      {"MM", LayerKind::Memory, 0, 0, {}},
+      {"L3", LayerKind::Memory, cacheBytes(_SC_LEVEL3_CACHE_SIZE, 32u << 20), 0, {}},
+      {"L2", LayerKind::Memory, cacheBytes(_SC_LEVEL2_CACHE_SIZE, 1u << 20), 0, {}},
+      {"L1", LayerKind::Memory, cacheBytes(_SC_LEVEL1_DCACHE_SIZE, 32u << 10), 0, {}},
+      // 32 vector registers of 64 bytes on AVX-512 (16 of 32 on AVX2).
+      {"RM", LayerKind::Memory, 2048, 0, {}},
+      // Threads combine partial results in main memory (thread-private
+      // partials, combined after the parallel loop).
+      {"COR", LayerKind::Core, 0, uint64_t(cores > 0 ? cores : 1) * 64, {"MM", "L3", "L2"}},
+      {"SIMD", LayerKind::Core, 0, 64, {"RM"}},
+  };
+  return m;
+}
+
+AsmModel openmpModelPaper() {
+  AsmModel m;
+  m.name = "openmp-paper";
+  m.layers = {
+      {"MM", LayerKind::Memory, 0, 0, {}},
+      {"L2", LayerKind::Memory, cacheBytes(_SC_LEVEL2_CACHE_SIZE, 1u << 20), 0, {}},
+      {"L1", LayerKind::Memory, cacheBytes(_SC_LEVEL1_DCACHE_SIZE, 32u << 10), 0, {}},
+      {"COR", LayerKind::Core, 0, 0, {"MM"}},
+  };
+  return m;
+}
+
+AsmModel cudaModel(int smArch, bool warps) {
+  AsmModel m;
+  m.name = "cuda";
+  // Shared memory per block: sm_80 up to 163 KiB (opt-in), sm_90 up to 227 KiB.
+  uint64_t shared = smArch >= 90 ? 227u * 1024 : 163u * 1024;
+  // Registers: 255 per thread of 4 bytes.
+  m.layers = {
+      {"DM", LayerKind::Memory, 0, 0, {}},
+      {"SM", LayerKind::Memory, shared, 0, {}},
+      {"RM", LayerKind::Memory, 255 * 4, 0, {}},
+      {"BLK", LayerKind::Core, 0, uint64_t(1) << 31, {"DM"}},
+      {"THR", LayerKind::Core, 0, 1024, warps ? std::vector<std::string>{"DM", "SM", "RM"} : std::vector<std::string>{"DM", "SM"}},
+  };
+  if (warps) m.layers.push_back({"WRP", LayerKind::Core, 0, 32, {"DM", "SM"}});
+  return m;
+}
+
+AsmModel openclModel(uint64_t localMemBytes, uint64_t maxWorkGroupSize) {
+  AsmModel m;
+  m.name = "opencl";
+  m.layers = {
+      {"GM", LayerKind::Memory, 0, 0, {}},
+      {"LM", LayerKind::Memory, localMemBytes, 0, {}},
+      {"PM", LayerKind::Memory, 1024, 0, {}},
+      {"WG", LayerKind::Core, 0, uint64_t(1) << 31, {"GM"}},
+      {"WI", LayerKind::Core, 0, maxWorkGroupSize, {"GM", "LM"}},
+  };
+  return m;
+}
+
+std::optional<AsmModel> modelByName(const std::string &name) {
+  if (name == "openmp") return openmpModel();
+  if (name == "openmp-paper") return openmpModelPaper();
+  if (name == "cuda" || name == "cuda-sm80") return cudaModel(80);
+  if (name == "cuda-sm90") return cudaModel(90);
+  if (name == "opencl") return openclModel();
+  return std::nullopt;
+}
+
+} // namespace mdh::ll

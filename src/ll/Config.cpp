@@ -1,0 +1,352 @@
+/** \file
+ * Configurations: JSON form, validation, the default heuristic and random
+ * configurations.
+ */
+#include "ll/Config.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <set>
+
+namespace mdh::ll {
+
+using nlohmann::json;
+
+const LevelConfig *Config::level(const std::string &layer) const {
+  for (const auto &l : levels)
+    if (l.layer == layer) return &l;
+  return nullptr;
+}
+
+int Config::levelIndex(const std::string &layer) const {
+  for (size_t i = 0; i < levels.size(); ++i)
+    if (levels[i].layer == layer) return int(i);
+  return -1;
+}
+
+json toJson(const Config &c) {
+  json j;
+  j["model"] = c.model;
+  j["threads"] = c.threads;
+  j["levels"] = json::array();
+  for (const auto &l : c.levels) j["levels"].push_back({{"layer", l.layer}, {"tile", l.tile}, {"order", l.order}});
+  j["stages"] = json::array();
+  for (const auto &s : c.stages) j["stages"].push_back({{"buffer", s.buffer}, {"layer", s.layer}, {"layout", s.layout}});
+  j["simd_dim"] = c.simdDim;
+  j["strict_fp"] = c.strictFp;
+  return j;
+}
+
+bool fromJson(const json &j, Config &c, std::string &error) {
+  try {
+    if (!j.is_object()) { error = "a configuration is a JSON object"; return false; }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      static const std::set<std::string> known = {"model", "threads", "levels", "stages", "simd_dim", "strict_fp", "comment"};
+      if (!known.count(it.key())) { error = fmt::format("unknown configuration field `{}`", it.key()); return false; }
+    }
+    if (j.contains("model")) c.model = j.at("model").get<std::string>();
+    if (j.contains("threads")) c.threads = j.at("threads").get<int>();
+    if (j.contains("levels")) {
+      c.levels.clear();
+      for (const auto &l : j.at("levels")) {
+        LevelConfig lc;
+        lc.layer = l.at("layer").get<std::string>();
+        if (l.contains("tile")) lc.tile = l.at("tile").get<std::vector<int64_t>>();
+        if (l.contains("order")) lc.order = l.at("order").get<std::vector<int>>();
+        c.levels.push_back(std::move(lc));
+      }
+    }
+    if (j.contains("stages")) {
+      c.stages.clear();
+      for (const auto &s : j.at("stages")) {
+        StageConfig sc;
+        sc.buffer = s.at("buffer").get<std::string>();
+        sc.layer = s.at("layer").get<std::string>();
+        if (s.contains("layout")) sc.layout = s.at("layout").get<std::vector<int>>();
+        c.stages.push_back(std::move(sc));
+      }
+    }
+    if (j.contains("simd_dim")) c.simdDim = j.at("simd_dim").get<int>();
+    if (j.contains("strict_fp")) c.strictFp = j.at("strict_fp").get<bool>();
+  } catch (const std::exception &e) {
+    error = fmt::format("malformed configuration: {}", e.what());
+    return false;
+  }
+  return true;
+}
+
+std::vector<int64_t> concreteSizes(const hl::Program &p, const std::vector<std::pair<std::string, int64_t>> &dynamic) {
+  std::map<std::string, SizePoly> values;
+  for (const auto &[k, v] : dynamic) values[k] = SizePoly::constant(v);
+  std::vector<int64_t> out;
+  for (const auto &s : p.sizes) {
+    auto v = s.substitute(values).constantValue();
+    out.push_back(v ? *v : 0);
+  }
+  return out;
+}
+
+namespace {
+
+bool isPermutation(const std::vector<int> &v, size_t n) {
+  if (v.size() != n) return false;
+  std::vector<int> s = v;
+  std::sort(s.begin(), s.end());
+  for (size_t i = 0; i < n; ++i)
+    if (s[i] != int(i)) return false;
+  return true;
+}
+
+const hl::Buffer *inputBuffer(const hl::Program &p, const std::string &name) {
+  for (const auto &b : p.inputs)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+/// Footprint extent of buffer dimension k for a tile of the given extents.
+int64_t footprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile) {
+  int64_t lo = 0, hi = 0;
+  bool first = true;
+  for (const auto &a : b.accesses) {
+    int64_t mn = 0, mx = 0;
+    for (size_t d = 0; d < tile.size(); ++d) {
+      int64_t c = a.dims[k].coeff(d) * (tile[d] - 1);
+      (c < 0 ? mn : mx) += c;
+    }
+    int64_t off = a.dims[k].offset.constantValue().value_or(0);
+    mn += off;
+    mx += off;
+    if (first || mn < lo) lo = mn;
+    if (first || mx > hi) hi = mx;
+    first = false;
+  }
+  return hi - lo + 1;
+}
+
+/// The dimension most worth vectorising: the one that is contiguous (unit
+/// coefficient in the last index) in the most bytes of buffers.
+int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N) {
+  std::vector<double> score(p.dims(), 0);
+  auto add = [&](const hl::Buffer &b, double weight) {
+    if (b.shape.empty()) return;
+    double bytes = double(b.elem.size());
+    for (const auto &s : b.shape) bytes *= double(s.constantValue().value_or(1024));
+    for (const auto &a : b.accesses)
+      for (size_t d = 0; d < p.dims(); ++d)
+        if (a.dims.back().coeff(d) == 1 && N[d] > 1) score[d] += weight * bytes;
+  };
+  for (const auto &b : p.inputs) add(b, 1.0);
+  for (const auto &b : p.outputs) add(b, 1.5);
+  int best = -1;
+  for (size_t d = 0; d < score.size(); ++d)
+    if (score[d] > 0 && (best < 0 || score[d] > score[best])) best = int(d);
+  return best;
+}
+
+bool isReduced(const hl::Program &p, size_t d) { return p.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
+
+} // namespace
+
+std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m) {
+  std::vector<std::string> errs;
+  const size_t D = p.dims();
+  if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
+  if (c.threads < 0 || c.threads > 1024) errs.push_back(fmt::format("threads = {} is out of range [0, 1024]", c.threads));
+  if (c.levels.empty()) {
+    errs.push_back("a configuration needs at least one level");
+    return errs;
+  }
+  auto cores = m.coreLayers();
+  if (cores.empty() || c.levels[0].layer != cores[0]->name)
+    errs.push_back(fmt::format("the first level must be on the core layer `{}` (the parallel loop), not `{}`",
+                               cores.empty() ? "?" : cores[0]->name, c.levels[0].layer));
+  int lastMem = -1;
+  std::set<std::string> seen;
+  std::vector<int64_t> sizes = concreteSizes(p);
+  std::vector<int64_t> prev = sizes;
+  for (size_t i = 0; i < c.levels.size(); ++i) {
+    const auto &l = c.levels[i];
+    const AsmLayer *layer = m.layer(l.layer);
+    if (!layer) {
+      errs.push_back(fmt::format("level {}: unknown layer `{}` in model `{}`", i + 1, l.layer, m.name));
+      continue;
+    }
+    if (!seen.insert(l.layer).second) errs.push_back(fmt::format("layer `{}` is used by two levels", l.layer));
+    if (i > 0) {
+      if (layer->kind != LayerKind::Memory) {
+        errs.push_back(fmt::format("level {}: only the first level may be a core layer (`{}` is one)", i + 1, l.layer));
+      } else {
+        int idx = int(layer - m.layers.data());
+        if (idx <= lastMem) errs.push_back(fmt::format("level {}: memory layers must nest from slow to fast, `{}` comes too late", i + 1, l.layer));
+        lastMem = idx;
+        if (l.layer == "MM") errs.push_back("the main-memory layer `MM` holds the whole MDA and is not a tiling level");
+      }
+    }
+    if (l.tile.size() != D) {
+      errs.push_back(fmt::format("level `{}`: `tile` has {} entries, the program has {} dimensions", l.layer, l.tile.size(), D));
+      continue;
+    }
+    for (size_t d = 0; d < D; ++d) {
+      if (l.tile[d] < 1) errs.push_back(fmt::format("level `{}`: tile extent {} of dimension {} must be at least 1", l.layer, l.tile[d], d + 1));
+      else if (prev[d] > 0 && l.tile[d] > prev[d])
+        errs.push_back(fmt::format("level `{}`: tile extent {} of dimension {} exceeds the enclosing extent {}", l.layer, l.tile[d], d + 1, prev[d]));
+    }
+    if (!isPermutation(l.order, D))
+      errs.push_back(fmt::format("level `{}`: `order` must be a permutation of 0..{}", l.layer, D ? D - 1 : 0));
+    prev = l.tile;
+  }
+  // The innermost level's tile is unrolled into registers: bound its size.
+  if (!c.levels.empty() && c.levels.back().tile.size() == D) {
+    int64_t cells = 1;
+    for (auto t : c.levels.back().tile) cells = t > 0 && cells < (1 << 20) ? cells * t : cells;
+    if (cells > 4096) errs.push_back(fmt::format("innermost level `{}` has {} elements per tile; at most 4096 are unrolled", c.levels.back().layer, cells));
+  }
+  if (c.simdDim < -1 || c.simdDim >= int(D)) errs.push_back(fmt::format("simd_dim {} is not a dimension", c.simdDim));
+  for (const auto &s : c.stages) {
+    const hl::Buffer *b = inputBuffer(p, s.buffer);
+    if (!b) { errs.push_back(fmt::format("stage: `{}` is not an input buffer", s.buffer)); continue; }
+    int li = c.levelIndex(s.layer);
+    if (li < 1) { errs.push_back(fmt::format("stage of `{}`: `{}` is not a memory level of this configuration", s.buffer, s.layer)); continue; }
+    if (!s.layout.empty() && !isPermutation(s.layout, b->shape.size()))
+      errs.push_back(fmt::format("stage of `{}`: layout must be a permutation of its {} dimensions", s.buffer, b->shape.size()));
+    const AsmLayer *layer = m.layer(s.layer);
+    if (layer && layer->capacityBytes && c.levels[li].tile.size() == D) {
+      uint64_t bytes = b->elem.size();
+      for (size_t k = 0; k < b->shape.size(); ++k) bytes *= uint64_t(footprint(*b, k, c.levels[li].tile));
+      if (bytes > layer->capacityBytes)
+        errs.push_back(fmt::format("stage of `{}` at `{}` needs {} bytes, more than the layer's {} bytes", s.buffer, s.layer, bytes, layer->capacityBytes));
+    }
+  }
+  return errs;
+}
+
+Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
+  Config c;
+  c.model = m.name;
+  c.threads = threads;
+  const size_t D = p.dims();
+  std::vector<int64_t> N = concreteSizes(p);
+  for (auto &n : N)
+    if (n <= 0) n = 1024; // dynamic: plan for a large size
+  int simd = contiguousDim(p, N);
+  c.simdDim = simd;
+  int lanes = 16;
+  if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes = 8;
+
+  // COR: cut the largest non-reduced dimension into enough parts for all
+  // cores (64 parts balance well); if the output is tiny, cut a reduction.
+  LevelConfig cor{"COR", N, {}};
+  int par = -1;
+  for (size_t d = 0; d < D; ++d)
+    if (!isReduced(p, d) && N[d] > 1 && (par < 0 || N[d] > N[par]) && int(d) != simd) par = int(d);
+  if (par < 0)
+    for (size_t d = 0; d < D; ++d)
+      if (!isReduced(p, d) && N[d] > 1 && (par < 0 || N[d] > N[par])) par = int(d);
+  if (par < 0)
+    for (size_t d = 0; d < D; ++d)
+      if (N[d] > 1 && (par < 0 || N[d] > N[par])) par = int(d);
+  // 16 parts per core balance well without making tiles too thin.
+  if (par >= 0) cor.tile[par] = std::max<int64_t>(std::min<int64_t>(N[par], 16), (N[par] + 31) / 32);
+  bool prefix = false;
+  for (size_t d = 0; d < D; ++d) prefix |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
+
+  // Orders: non-reduced dims outside, reduced inside; the vector dim last.
+  std::vector<int> order(D);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    auto key = [&](int d) { return (d == simd ? 2 : 0) + (isReduced(p, d) ? 1 : 0); };
+    return key(a) < key(b);
+  });
+  cor.order = order;
+  c.levels.push_back(cor);
+  if (prefix) return c; // scans: one level; the scan pass does the rest
+
+  // L2: cache blocks; L1/RM: the register tile along the vector dimension.
+  LevelConfig l2{"L2", cor.tile, order};
+  for (size_t d = 0; d < D; ++d) l2.tile[d] = std::min<int64_t>(cor.tile[d], isReduced(p, d) ? 256 : 128);
+  LevelConfig rm{"RM", l2.tile, {}};
+  for (size_t d = 0; d < D; ++d) rm.tile[d] = 1;
+  if (simd >= 0) rm.tile[simd] = std::min<int64_t>(l2.tile[simd], lanes * 2);
+  int second = -1;
+  for (size_t d = 0; d < D; ++d)
+    if (int(d) != simd && !isReduced(p, d) && l2.tile[d] > 1 && (second < 0 || N[d] > N[second])) second = int(d);
+  if (second >= 0 && simd >= 0 && !isReduced(p, simd)) rm.tile[second] = std::min<int64_t>(l2.tile[second], 6);
+  // RM order: reductions innermost, so that the accumulation scope spans
+  // them (the emitter moves the vector dimension innermost in the element loops).
+  rm.order = order;
+  c.levels.push_back(l2);
+  c.levels.push_back(rm);
+  return c;
+}
+
+Config completeConfig(const Config &partial, const hl::Program &p, const AsmModel &m) {
+  Config def = defaultConfig(p, m, partial.threads);
+  Config c = partial;
+  if (c.levels.empty()) c.levels = def.levels;
+  for (auto &l : c.levels) {
+    const LevelConfig *d = def.level(l.layer);
+    if (l.tile.empty()) l.tile = d ? d->tile : concreteSizes(p);
+    if (l.order.empty()) l.order = d ? d->order : def.levels[0].order;
+  }
+  if (partial.simdDim == -1 && def.simdDim >= 0) c.simdDim = def.simdDim;
+  return c;
+}
+
+Config randomConfig(const hl::Program &p, const AsmModel &m, std::mt19937_64 &rng, const std::vector<int64_t> &sizes) {
+  Config c;
+  c.model = m.name;
+  const size_t D = p.dims();
+  auto pick = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  c.threads = int(pick(1, 4));
+  std::vector<std::string> mem;
+  for (const auto *l : m.memoryLayers())
+    if (l->name != "MM" && l->name != "GM" && l->name != "DM") mem.push_back(l->name);
+  std::vector<std::string> layers = {m.coreLayers().at(0)->name};
+  for (const auto &l : mem)
+    if (pick(0, 2) > 0) layers.push_back(l);
+  std::vector<int64_t> prev = sizes;
+  for (const auto &name : layers) {
+    LevelConfig l;
+    l.layer = name;
+    for (size_t d = 0; d < D; ++d) {
+      int64_t e = prev[d];
+      int64_t t;
+      switch (pick(0, 4)) {
+      case 0: t = e; break;             // whole
+      case 1: t = 1; break;             // single elements
+      case 2: t = std::max<int64_t>(1, e / pick(1, 4)); break;
+      default: t = pick(1, e); break;   // anything, remainders included
+      }
+      if (&name == &layers.back()) t = std::min<int64_t>(t, 8); // keep unrolled tiles small
+      l.tile.push_back(t);
+    }
+    l.order.resize(D);
+    std::iota(l.order.begin(), l.order.end(), 0);
+    std::shuffle(l.order.begin(), l.order.end(), rng);
+    prev = l.tile;
+    c.levels.push_back(std::move(l));
+  }
+  // Bound the unrolled innermost tile.
+  auto &last = c.levels.back().tile;
+  while (std::accumulate(last.begin(), last.end(), int64_t(1), std::multiplies<>()) > 64)
+    for (auto &t : last) t = std::max<int64_t>(1, t / 2);
+  c.simdDim = D ? int(pick(-1, int64_t(D) - 1)) : -1;
+  for (const auto &b : p.inputs) {
+    if (c.levels.size() < 2 || pick(0, 2) != 0) continue;
+    StageConfig s;
+    s.buffer = b.name;
+    s.layer = c.levels[size_t(pick(1, int64_t(c.levels.size()) - 1))].layer;
+    s.layout.resize(b.shape.size());
+    std::iota(s.layout.begin(), s.layout.end(), 0);
+    std::shuffle(s.layout.begin(), s.layout.end(), rng);
+    c.stages.push_back(std::move(s));
+  }
+  // Respect capacities: drop stages that do not fit.
+  auto errs = validate(c, p, m);
+  if (!errs.empty()) c.stages.clear();
+  return c;
+}
+
+} // namespace mdh::ll

@@ -1,0 +1,79 @@
+/** \file
+ * A low-level configuration: the values of the paper's tuning parameters
+ * (Table 1) for one program on one abstract system model.
+ *
+ * With remainder tiles, tile *extents* (not part counts) describe the
+ * partitioning: level l cuts each tile of level l-1 into parts of extent
+ * tile[d] (the last part may be smaller), so #PRT(l,d) = ceil(ext(l-1,d) /
+ * tile(l,d)).  The same form is used by the lowering and the tuner.
+ * Invariants after validate(): one level per ASM layer used, the first level
+ * on the model's outermost core layer, tile extents >= 1 and non-increasing
+ * from level to level, orders are permutations, staged buffers and layouts
+ * exist, capacities are respected.  A partial configuration (JSON with some
+ * fields missing) is completed from the default heuristic.
+ */
+#pragma once
+
+#include "hl/HLIR.h"
+#include "ll/AsmModel.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mdh::ll {
+
+/// One MDH layer: the tiles of all dimensions on one ASM layer.
+struct LevelConfig {
+  std::string layer;          ///< ASM layer: COR, L3, L2, L1, RM
+  std::vector<int64_t> tile;  ///< tile extent per MDA dimension
+  std::vector<int> order;     ///< loop order of the level (dims, outer to inner): D1 = S1 = R1 (fused phases)
+};
+
+/// D3/D4 (and S3/S4): copy an input buffer's tile into a thread-private
+/// region at a level, with a layout (permutation of the buffer's dimensions).
+struct StageConfig {
+  std::string buffer;
+  std::string layer;
+  std::vector<int> layout;
+};
+
+struct Config {
+  std::string model = "openmp";
+  int threads = 0;                  ///< 0: the OpenMP default (OMP_NUM_THREADS / cores)
+  std::vector<LevelConfig> levels;  ///< outermost first
+  std::vector<StageConfig> stages;
+  int simdDim = -1;                 ///< dimension vectorised at the innermost level (-1: none)
+  bool strictFp = false;            ///< no FMA contraction
+
+  const LevelConfig *level(const std::string &layer) const;
+  int levelIndex(const std::string &layer) const;
+};
+
+nlohmann::json toJson(const Config &c);
+/// Parses a (possibly partial) configuration; missing fields stay empty/default.
+bool fromJson(const nlohmann::json &j, Config &c, std::string &error);
+
+/// Checks a configuration against a program and a model; returns the list of
+/// violated constraints (empty when valid), each a sentence a user can act on.
+std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m);
+
+/// The default heuristic (no tuning): documented in docs/compiler.md.
+Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads = 0);
+
+/// Fills what a partial configuration leaves out from the default.
+Config completeConfig(const Config &partial, const hl::Program &p, const AsmModel &m);
+
+/// A random valid configuration (for differential testing and the tuner's
+/// random search).  Sizes of dynamic dimensions are taken from `sizes`.
+Config randomConfig(const hl::Program &p, const AsmModel &m, std::mt19937_64 &rng,
+                    const std::vector<int64_t> &sizes);
+
+/// Concrete sizes of the program (dynamic ones from `dynamic`, name -> value).
+std::vector<int64_t> concreteSizes(const hl::Program &p, const std::vector<std::pair<std::string, int64_t>> &dynamic = {});
+
+} // namespace mdh::ll

@@ -1,0 +1,134 @@
+/** \file
+ * Lowering decisions and the low-level printer.
+ */
+#include "ll/Lowering.h"
+
+#include <fmt/format.h>
+
+namespace mdh::ll {
+
+bool insideLemma10(const hl::Program &p, std::string *why) {
+  const hl::BinaryOperator *first = nullptr;
+  for (size_t d = 0; d < p.dims(); ++d) {
+    const auto &c = p.ops[d];
+    if (c.kind == hl::CombineOperator::Kind::Concat) continue;
+    if (!c.op.assoc() || !c.op.comm()) {
+      if (why) *why = fmt::format("operator `{}` of dimension {} is not declared associative and commutative", c.op.str(), d + 1);
+      return false;
+    }
+    if (first && !first->sameAs(c.op)) {
+      if (why) *why = fmt::format("dimensions combine with different operators `{}` and `{}`", first->str(), c.op.str());
+      return false;
+    }
+    first = &c.op;
+  }
+  return true;
+}
+
+bool outputsStorableInPlace(const hl::Program &p) {
+  std::vector<SizePoly> out = p.outputSizes();
+  for (const auto &b : p.outputs) {
+    if (b.accesses.size() != 1) return false;
+    const auto &a = b.accesses[0];
+    std::vector<int> usedBy(p.dims(), -1);
+    for (size_t k = 0; k < a.dims.size(); ++k) {
+      int live = -1;
+      for (size_t d = 0; d < p.dims(); ++d) {
+        if (out[d] == SizePoly::constant(1)) continue;
+        if (!a.dims[k].coeffs[d].constantValue()) return false;
+        if (a.dims[k].coeff(d) == 0) continue;
+        if (live >= 0) return false; // two dimensions in one index: may collide
+        live = int(d);
+      }
+      if (live >= 0) {
+        if (usedBy[live] >= 0) return false;
+        usedBy[live] = int(k);
+      }
+    }
+    for (size_t d = 0; d < p.dims(); ++d)
+      if (out[d] != SizePoly::constant(1) && usedBy[d] < 0) return false; // dimension not in the index: collides
+  }
+  return true;
+}
+
+Lowered lower(const hl::Program &p, const Config &c) {
+  Lowered l;
+  l.program = &p;
+  l.config = c;
+  const size_t D = p.dims();
+  l.reduced.assign(D, false);
+  l.prefix.assign(D, false);
+  for (size_t d = 0; d < D; ++d) {
+    l.reduced[d] = p.ops[d].kind == hl::CombineOperator::Kind::PointWise;
+    l.prefix[d] = p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
+    if (p.ops[d].kind != hl::CombineOperator::Kind::Concat && !l.op) l.op = &p.ops[d].op;
+  }
+  std::string why;
+  if (!insideLemma10(p, &why)) {
+    l.strategy = Strategy::Canonical;
+    l.reason = why + " (outside Lemma 10): every output cell is folded in the canonical order";
+  } else {
+    l.strategy = Strategy::Tiled;
+    l.reason = "inside Lemma 10: any tiling and order gives the same result";
+  }
+  // A reduction split across cores needs partial results: keep them in a temporary.
+  int64_t redParts = 1;
+  std::vector<int64_t> N = concreteSizes(p);
+  if (l.strategy == Strategy::Tiled && !c.levels.empty())
+    for (size_t d = 0; d < D; ++d)
+      if (l.reduced[d] && (N[d] <= 0 || c.levels[0].tile[d] < N[d])) redParts = 2;
+  l.directOutput = outputsStorableInPlace(p) && redParts == 1;
+  l.kept.assign(D, false);
+  for (size_t d = 0; d < D; ++d) l.kept[d] = !l.reduced[d] || int(d) == c.simdDim;
+  // The accumulation scope: the longest suffix of tile loops over reduced dims.
+  std::vector<int> loopDims;
+  for (size_t lv = 1; lv < c.levels.size(); ++lv)
+    for (int d : c.levels[lv].order) loopDims.push_back(d);
+  int s = int(loopDims.size());
+  while (s > 0 && l.reduced[loopDims[s - 1]]) --s;
+  l.scopeStart = s;
+  return l;
+}
+
+std::string printLowered(const Lowered &l) {
+  const hl::Program &p = *l.program;
+  const Config &c = l.config;
+  std::vector<std::string> names = p.dimNames;
+  while (names.size() < p.dims()) names.push_back(fmt::format("i{}", names.size() + 1));
+  std::string out = fmt::format("// low-level expression of {} on the `{}` model\n", p.instanceName, c.model);
+  out += fmt::format("// strategy: {}: {}\n", l.strategy == Strategy::Tiled ? "tiled" : "canonical", l.reason);
+  out += fmt::format("// output: {}\n", l.directOutput ? "combined in place in the output buffers"
+                                                        : "combined in a temporary MDA, then written through the output view");
+  std::vector<int64_t> prev = concreteSizes(p);
+  for (size_t i = 0; i < c.levels.size(); ++i) {
+    const auto &lv = c.levels[i];
+    std::vector<std::string> prt, ord;
+    for (size_t d = 0; d < p.dims(); ++d) {
+      int64_t parts = prev[d] > 0 ? (prev[d] + lv.tile[d] - 1) / lv.tile[d] : 0;
+      prt.push_back(fmt::format("{}:{}{}", names[d], parts ? std::to_string(parts) : "?",
+                                prev[d] > 0 && prev[d] % lv.tile[d] ? "*" : ""));
+    }
+    for (int d : lv.order) ord.push_back(names[d]);
+    std::string staged;
+    for (const auto &s : c.stages)
+      if (s.layer == lv.layer) {
+        std::vector<std::string> lay;
+        for (int x : s.layout) lay.push_back(std::to_string(x + 1));
+        staged += fmt::format(" {}: {}[{}]", s.buffer, lv.layer, fmt::join(lay, ","));
+      }
+    out += fmt::format("=:<{}> #PRT=({}) σ=({}) tile=({}){}\n", lv.layer, fmt::join(prt, ", "), fmt::join(ord, ","),
+                       fmt::join(lv.tile, ","), staged.empty() ? "" : " ↓-mem" + staged);
+    prev = lv.tile;
+  }
+  std::vector<std::string> ops;
+  for (const auto &o : p.ops) ops.push_back(o.str());
+  out += fmt::format("f↦ {} on every element; SIMD dimension: {}\n", p.f ? p.f->sourceName : "?",
+                     c.simdDim >= 0 ? names[c.simdDim] : "none");
+  for (size_t i = c.levels.size(); i-- > 0;)
+    out += fmt::format("⊛:<{}> ({}){}\n", c.levels[i].layer, fmt::join(ops, ", "),
+                       i == 0 ? " — partial results of cores combined in the R1 order (ascending part index)" : "");
+  out += "// (* = remainder tile: the size is not a multiple of the tile extent)\n";
+  return out;
+}
+
+} // namespace mdh::ll

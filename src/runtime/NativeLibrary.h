@@ -1,0 +1,44 @@
+/** \file
+ * Building generated C++ with the system compiler into a shared library and
+ * loading its entry points.
+ *
+ * Used by `mdhc run`, the differential tester and the tuner.  Invariants: a
+ * failed compile or load returns an error message (the compiler's output),
+ * never throws; the library is unloaded when the object dies; builds happen
+ * in a private temporary directory that is removed afterwards (unless
+ * `keepDir`).
+ */
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mdh::runtime {
+
+using GenericEntry = int (*)(const int64_t *sizes, void *const *buffers);
+
+class NativeLibrary {
+public:
+  ~NativeLibrary();
+  NativeLibrary(const NativeLibrary &) = delete;
+  NativeLibrary &operator=(const NativeLibrary &) = delete;
+
+  /// Compiles `source` with `flags` (plus -shared -fPIC) and loads it.
+  static std::unique_ptr<NativeLibrary> build(const std::string &source, const std::string &flags, std::string &error,
+                                              const std::string &keepDir = "");
+  /// The generic `<name>_run` entry, or nullptr.
+  GenericEntry entry(const std::string &name) const;
+
+private:
+  NativeLibrary() = default;
+  void *handle_ = nullptr;
+  std::string dir_;
+  bool removeDir_ = true;
+};
+
+/// The C++ compiler used for generated code: $MDH_CXX, else $CXX, else c++.
+std::string hostCompiler();
+
+} // namespace mdh::runtime
