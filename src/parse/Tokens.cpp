@@ -58,7 +58,7 @@ LexToken::Kind classify(const antlr4::Token &t) {
 std::vector<LexToken> lexTokens(std::string_view utf8Text) {
   std::vector<LexToken> out;
   try {
-    antlr4::ANTLRInputStream input(std::string(utf8Text));
+    antlr4::ANTLRInputStream input{std::string(utf8Text)};
     L lexer(&input);
     lexer.removeErrorListeners();
     for (auto t = lexer.nextToken(); t && t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {

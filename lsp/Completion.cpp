@@ -1,0 +1,275 @@
+/** \file
+ * computeCompletion: context-sensitive candidates from the real parser.
+ *
+ * Half-typed code rarely parses, so MdhServer analyses a *probe*: the text
+ * with a placeholder identifier inserted at the cursor (`a.` becomes
+ * `a.<placeholder>`, which parses as a field access).  The symbol index then
+ * says which syntactic role the placeholder has (a type, a size, an
+ * expression, a field of record `R`, a combine operator, an import path...)
+ * and the candidates are exactly the names that fit that role and are in
+ * scope there.  Where the placeholder lands in unparseable text, a
+ * keyword-and-scope list is the fallback.  Invariants: every candidate
+ * starts with the typed prefix (case-insensitively); the placeholder itself
+ * is never offered.
+ */
+#include "Builtins.h"
+#include "Describe.h"
+#include "Features.h"
+#include "ast/Printer.h"
+#include "parse/Tokens.h"
+#include "sema/Type.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fmt/format.h>
+#include <set>
+
+namespace mdh::lsp {
+
+namespace {
+
+enum Priority { kLocal = 0, kDecl = 1, kBuiltin = 2, kKeyword = 3 };
+
+class Collector {
+public:
+  Collector(const Analysis &a, uint32_t offset, std::string prefix, std::string placeholder)
+      : a_(a), offset_(offset), prefix_(std::move(prefix)), placeholder_(std::move(placeholder)) {}
+
+  CompletionList list;
+
+  void add(const std::string &label, CompletionItemKind kind, const std::string &detail, const std::string &doc,
+           Priority prio, const std::string &insert = "", bool snippet = false) {
+    if (label.empty() || label.find(placeholder_) != std::string::npos) return;
+    if (!startsWithCI(label, prefix_)) return;
+    if (!seen_.insert(label + "\x1f" + std::to_string(int(kind))).second) return;
+    CompletionItem it;
+    it.label = label;
+    it.kind = kind;
+    it.detail = detail;
+    it.documentation = doc;
+    it.insertText = insert;
+    it.snippet = snippet;
+    it.sortText = fmt::format("{}_{}", int(prio), label);
+    list.items.push_back(std::move(it));
+  }
+
+  // ---- candidate groups ------------------------------------------------------------------------
+  void decls(std::initializer_list<ast::Decl::Kind> kinds, bool binaryFnsOnly = false) {
+    for (const ast::Decl *d : a_.sema().declarations()) {
+      if (std::find(kinds.begin(), kinds.end(), d->kind) == kinds.end()) continue;
+      if (binaryFnsOnly) {
+        const auto *fn = d->as<ast::FnDecl>();
+        if (!fn || fn->params.size() != 2) continue;
+      }
+      add(d->name.name, itemKind(*d), declSignature(*d), d->doc, kDecl);
+    }
+  }
+
+  void builtinFunctions(bool binaryOpsOnly) {
+    for (const auto &f : mdh::lsp::builtinFunctions())
+      if (!binaryOpsOnly || f.binaryOp) add(f.name, CompletionItemKind::Function, f.signature, f.doc, kBuiltin);
+  }
+
+  void primitiveTypes() {
+    for (const auto &n : primitiveTypeNames())
+      add(n, CompletionItemKind::Keyword, "built-in type", describePrimitiveType(n), kBuiltin);
+  }
+
+  void visible(std::initializer_list<Symbol::Kind> kinds, const char *metaKind = nullptr) {
+    for (int id : a_.index().visibleAt(a_.mainFile(), offset_)) {
+      const Symbol &s = a_.index().symbols()[size_t(id)];
+      if (std::find(kinds.begin(), kinds.end(), s.kind) == kinds.end()) continue;
+      if (s.kind == Symbol::Kind::MetaParam && metaKind && (!s.meta || s.meta->kind.name != metaKind)) continue;
+      std::string detail;
+      CompletionItemKind kind = CompletionItemKind::Variable;
+      switch (s.kind) {
+      case Symbol::Kind::MetaParam:
+        detail = fmt::format("{}: {}", s.name, s.meta ? s.meta->kind.name : "?");
+        kind = CompletionItemKind::TypeParameter;
+        break;
+      case Symbol::Kind::IndexVar: detail = fmt::format("index of MDA dimension {}", s.position + 1); break;
+      default: detail = s.type ? ast::printType(*s.type) : ""; break;
+      }
+      add(s.name, kind, detail, "", kLocal);
+    }
+  }
+
+  void keywords(std::initializer_list<const char *> words) {
+    for (const char *w : words) add(w, CompletionItemKind::Keyword, "", describeKeyword(w), kKeyword);
+  }
+
+  void topLevel() {
+    keywords({"import", "fn", "record", "combine", "view", "mdh"});
+    add("mdh", CompletionItemKind::Snippet, "mdh declaration (out_view ∘ md_hom ∘ inp_view)", "", kKeyword,
+        "mdh ${1:name}<${2:T}: type, ${3:N}: size> =\n    out_view<${2:T}>( ${4:Out}: (${5:i}) -> (${5:i}) )\n"
+        "  o md_hom<${3:N}>( ${6:id}, (${7:++}) )\n  o inp_view<${2:T}>( ${8:In}: (${5:i}) -> (${5:i}) );",
+        true);
+    add("fn", CompletionItemKind::Snippet, "scalar function", "", kKeyword,
+        "fn ${1:name}<${2:T}: type>(${3:x}: ${2:T}) -> ${2:T} = ${0:x};", true);
+    add("record", CompletionItemKind::Snippet, "record type", "", kKeyword,
+        "record ${1:Name} {\n    ${2:field}: ${3:f32},\n}", true);
+  }
+
+  void fields(const Occurrence &occ) {
+    if (!occ.baseRecord.empty()) {
+      const ast::Decl *d = a_.sema().lookup(occ.baseRecord);
+      if (const auto *rec = d ? d->as<ast::RecordDecl>() : nullptr)
+        for (const auto &f : rec->fields)
+          add(f.name.name, CompletionItemKind::Field, ast::printType(f.type),
+              fmt::format("field of record `{}`", rec->name.name), kLocal);
+    } else if (occ.baseTupleArity > 0) {
+      for (int i = 0; i < occ.baseTupleArity && i < 64; ++i)
+        add(std::to_string(i), CompletionItemKind::Field, fmt::format("tuple element {}", i), "", kLocal);
+    }
+  }
+
+  void recordFields(const std::string &record) {
+    const ast::Decl *d = a_.sema().lookup(record);
+    if (const auto *rec = d ? d->as<ast::RecordDecl>() : nullptr)
+      for (const auto &f : rec->fields)
+        add(f.name.name, CompletionItemKind::Field, ast::printType(f.type), "", kLocal, f.name.name + ": ");
+  }
+
+  void importPaths(const std::vector<std::string> &dirs) {
+    for (const auto &dir : dirs) {
+      std::error_code ec;
+      std::filesystem::directory_iterator it(dir.empty() ? "." : dir, ec), end;
+      for (int n = 0; !ec && it != end && n < 500; it.increment(ec), ++n) {
+        const auto &p = it->path();
+        if (p.extension() == ".mdh") add(p.stem().string(), CompletionItemKind::Module, p.string(), "", kDecl);
+        else if (it->is_directory(ec)) add(p.filename().string(), CompletionItemKind::Folder, p.string(), "", kDecl);
+      }
+    }
+  }
+
+  void expressionNames() {
+    visible({Symbol::Kind::Param, Symbol::Kind::Local, Symbol::Kind::IndexVar, Symbol::Kind::MetaParam}, nullptr);
+    decls({ast::Decl::Kind::Fn, ast::Decl::Kind::Record});
+    builtinFunctions(false);
+    keywords({"true", "false"});
+  }
+
+  static CompletionItemKind itemKind(const ast::Decl &d) {
+    switch (d.kind) {
+    case ast::Decl::Kind::Fn: return CompletionItemKind::Function;
+    case ast::Decl::Kind::Record: return CompletionItemKind::Struct;
+    case ast::Decl::Kind::Combine: return CompletionItemKind::Operator;
+    case ast::Decl::Kind::View: return CompletionItemKind::Interface;
+    case ast::Decl::Kind::Mdh: return CompletionItemKind::Class;
+    }
+    return CompletionItemKind::Text;
+  }
+
+private:
+  const Analysis &a_;
+  uint32_t offset_;
+  std::string prefix_, placeholder_;
+  std::set<std::string> seen_;
+
+  static bool startsWithCI(const std::string &s, const std::string &p) {
+    if (p.size() > s.size()) return false;
+    for (size_t i = 0; i < p.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(s[i])) != std::tolower(static_cast<unsigned char>(p[i]))) return false;
+    return true;
+  }
+};
+
+} // namespace
+
+CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const std::string &prefix,
+                                 const std::string &placeholder, const std::vector<std::string> &importDirs) {
+  Collector c(probe, offset, prefix, placeholder);
+  using R = Occurrence::Role;
+  const Occurrence *occ = probe.index().at(probe.mainFile(), offset);
+  if (occ && occ->range.file == probe.mainFile()) {
+    switch (occ->role) {
+    case R::Definition: return c.list; // naming something new
+    case R::TypeName:
+      c.visible({Symbol::Kind::MetaParam}, "type");
+      c.decls({ast::Decl::Kind::Record});
+      c.primitiveTypes();
+      return c.list;
+    case R::SizeName: c.visible({Symbol::Kind::MetaParam}, "size"); return c.list;
+    case R::MetaArgName:
+      c.visible({Symbol::Kind::MetaParam});
+      c.decls({ast::Decl::Kind::Record});
+      c.primitiveTypes();
+      return c.list;
+    case R::ExprName:
+      c.expressionNames();
+      return c.list;
+    case R::AssignTarget:
+      c.keywords({"let", "if", "return"});
+      c.visible({Symbol::Kind::Local});
+      return c.list;
+    case R::CallName:
+      c.decls({ast::Decl::Kind::Fn});
+      c.builtinFunctions(false);
+      return c.list;
+    case R::RecordName: c.decls({ast::Decl::Kind::Record}); return c.list;
+    case R::FieldName: c.fields(*occ); return c.list;
+    case R::FieldInitName: {
+      // The record being constructed: the RecordName occurrence before this one.
+      const auto &occs = probe.index().occurrences();
+      for (auto it = occs.begin(); it != occs.end(); ++it) {
+        if (&*it != occ) continue;
+        for (auto back = it; back != occs.begin();) {
+          --back;
+          if (back->role == R::RecordName) {
+            if (back->symbol >= 0) c.recordFields(probe.index().symbols()[size_t(back->symbol)].name);
+            break;
+          }
+          if (back->role != R::FieldInitName && back->role != R::ExprName && back->role != R::FieldName &&
+              back->role != R::CallName)
+            break;
+        }
+        break;
+      }
+      return c.list;
+    }
+    case R::StageRef:
+      c.decls({ast::Decl::Kind::View, ast::Decl::Kind::Mdh});
+      c.keywords({"inp_view", "out_view", "md_hom"});
+      return c.list;
+    case R::FnRef:
+      c.decls({ast::Decl::Kind::Fn});
+      c.builtinFunctions(true);
+      return c.list;
+    case R::CombineRef:
+    case R::Builder:
+      c.decls({ast::Decl::Kind::Combine});
+      c.add("pw", CompletionItemKind::Keyword, "pw(op)", describeKeyword("pw"), kKeyword, "pw(${1:add})", true);
+      c.add("ps", CompletionItemKind::Keyword, "ps(op)", describeKeyword("ps"), kKeyword, "ps(${1:add})", true);
+      return c.list;
+    case R::OpRef:
+      c.builtinFunctions(true);
+      c.decls({ast::Decl::Kind::Fn}, /*binaryFnsOnly=*/true);
+      return c.list;
+    case R::ComposeOp: c.keywords({"o"}); return c.list;
+    case R::Attribute:
+      c.add("assoc", CompletionItemKind::Keyword, "@assoc", "declares the function associative", kKeyword);
+      c.add("comm", CompletionItemKind::Keyword, "@comm", "declares the function commutative", kKeyword);
+      return c.list;
+    case R::MetaParamKind: c.keywords({"type", "size"}); return c.list;
+    case R::ImportPath: {
+      std::vector<std::string> dirs{std::filesystem::path(probe.path()).parent_path().string()};
+      dirs.insert(dirs.end(), importDirs.begin(), importDirs.end());
+      c.importPaths(dirs);
+      return c.list;
+    }
+    }
+  }
+  // The placeholder did not land in a parsed construct.
+  if (!probe.declAt(offset)) {
+    c.topLevel();
+    return c.list;
+  }
+  c.expressionNames();
+  c.decls({ast::Decl::Kind::Combine, ast::Decl::Kind::View, ast::Decl::Kind::Mdh});
+  c.primitiveTypes();
+  for (const auto &w : reservedWords()) c.add(w, CompletionItemKind::Keyword, "", describeKeyword(w), kKeyword);
+  return c.list;
+}
+
+} // namespace mdh::lsp

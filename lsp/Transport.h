@@ -1,0 +1,44 @@
+/** \file
+ * JSON-RPC 2.0 framing over a pair of file descriptors (stdin/stdout for
+ * mdh-lsp): `Content-Length: N\r\n\r\n<N bytes of JSON>`.
+ *
+ * The transport knows nothing about LSP methods.  Invariants: read() never
+ * throws and always makes progress: a frame with a bad header is skipped
+ * (reported as Malformed), a body that is not JSON is reported as Malformed
+ * with its text, and end of input is Eof; send() writes one whole frame per
+ * message.  The transport owns only its read buffer, so several transports
+ * (for example in tests) can coexist.
+ */
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace mdh::lsp {
+
+class Transport {
+public:
+  Transport(int inFd, int outFd) : in_(inFd), out_(outFd) {}
+
+  enum class ReadResult { Message, Malformed, Eof };
+  /// Reads the next message.  On Malformed, `error` says what was wrong.
+  ReadResult read(nlohmann::json &message, std::string &error);
+  /// Writes one message as a frame; false if the output is closed.
+  bool send(const nlohmann::json &message);
+  /// True when another message has (at least partly) arrived and can be read
+  /// without waiting; the server uses it to coalesce re-analyses.
+  bool inputPending();
+
+  /// Upper bound on one message (hostile or broken clients): 64 MiB.
+  static constexpr size_t kMaxMessage = size_t(64) << 20;
+
+private:
+  int in_, out_;
+  std::string buf_;
+  bool eof_ = false;
+  /// Reads more bytes into buf_; false at end of input.
+  bool fill();
+};
+
+} // namespace mdh::lsp

@@ -1,0 +1,43 @@
+// mdh-lsp — the MDH language server: LSP 3.17 over stdin/stdout.
+// A thin front end: the protocol lives in LspServer, the language in MdhServer.
+#include "LspServer.h"
+#include "MdhServer.h"
+#include "Transport.h"
+
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <unistd.h>
+
+using namespace mdh::lsp;
+
+int main(int argc, char **argv) {
+  CLI::App app{"mdh-lsp — language server for the MDH language (JSON-RPC over stdin/stdout)"};
+  app.set_version_flag("--version", std::string("mdh-lsp ") + MDH_VERSION);
+  MdhServer::Options opts;
+  std::string logFile;
+  app.add_option("-I,--include", opts.includeDirs, "directory searched by `import`")->type_name("DIR");
+  app.add_option("--stdlib", opts.stdlibDir, "the standard library directory (default: as mdhc)")->type_name("DIR");
+  app.add_option("--log", logFile, "append a line per handled message (method, milliseconds) to FILE")
+      ->type_name("FILE");
+  app.add_flag("--stdio", "use stdin/stdout (the default and only transport; accepted for editors that pass it)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+  std::signal(SIGPIPE, SIG_IGN); // a vanished client must not kill us mid-write
+
+  MdhServer server(opts);
+  Transport transport(STDIN_FILENO, STDOUT_FILENO);
+  LspServer lsp(server, [&](const json &m) { transport.send(m); });
+  std::unique_ptr<std::ofstream> log;
+  if (!logFile.empty()) {
+    log = std::make_unique<std::ofstream>(logFile, std::ios::app);
+    lsp.setLog([&](const std::string &line) { *log << line << std::endl; });
+  }
+  return lsp.run(transport);
+}
