@@ -159,6 +159,8 @@ ID    : [a-zA-Z_] [a-zA-Z_0-9]* ;
 DOC_COMMENT   : '///' ~[\r\n]* -> channel(HIDDEN) ;
 LINE_COMMENT  : '//' ~[\r\n]* -> channel(HIDDEN) ;
 BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN) ;
-UNTERMINATED_COMMENT : '/*' .*? EOF ;
+// Must not contain `*/`: ANTLR takes the longest match, so `'/*' .*? EOF` would
+// swallow every block comment and the rest of the file.
+UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF ;
 WS : [ \t\r\n\f]+ -> skip ;
 ERROR_CHAR : . ;

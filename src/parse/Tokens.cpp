@@ -4,6 +4,8 @@
  */
 #include "parse/Tokens.h"
 
+#include "support/Source.h"
+
 #include "MDHLexer.h"
 #include "antlr4-runtime.h"
 
@@ -58,7 +60,9 @@ LexToken::Kind classify(const antlr4::Token &t) {
 std::vector<LexToken> lexTokens(std::string_view utf8Text) {
   std::vector<LexToken> out;
   try {
-    antlr4::ANTLRInputStream input{std::string(utf8Text)};
+    // The runtime throws on invalid UTF-8: lex the text as SourceFile decodes
+    // it (invalid bytes become U+FFFD), which keeps offsets aligned with it.
+    antlr4::ANTLRInputStream input{encodeUtf8(decodeUtf8(utf8Text))};
     L lexer(&input);
     lexer.removeErrorListeners();
     for (auto t = lexer.nextToken(); t && t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {
