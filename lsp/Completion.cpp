@@ -175,6 +175,55 @@ private:
   }
 };
 
+/// The fields of the value before `.` in `a.b.<cursor>`, resolved from the
+/// tokens and the declared types of the names in scope; nullopt when the
+/// cursor does not follow such a chain.
+std::optional<std::vector<std::pair<std::string, std::string>>> fieldsFromTokens(const Analysis &a, uint32_t offset) {
+  const auto &toks = a.tokens();
+  size_t k = 0;
+  while (k < toks.size() && toks[k].end <= offset) ++k;
+  if (k >= toks.size() || k < 2 || toks[k].begin > offset || toks[k - 1].text != ".") return std::nullopt;
+  std::vector<std::string> chain;
+  size_t j = k - 1; // at a '.'
+  while (j >= 1 && toks[j].text == "." &&
+         (toks[j - 1].kind == LexToken::Kind::Identifier || toks[j - 1].kind == LexToken::Kind::Int)) {
+    chain.insert(chain.begin(), toks[j - 1].text);
+    if (j < 2) break;
+    j -= 2;
+  }
+  if (chain.empty()) return std::nullopt;
+  std::optional<ast::TypeRef> t;
+  for (int id : a.index().visibleAt(a.mainFile(), offset)) {
+    const Symbol &s = a.index().symbols()[size_t(id)];
+    if (s.name == chain[0]) t = s.type; // later (inner) declarations win
+  }
+  auto recordOf = [&](const ast::TypeRef &ty) -> const ast::RecordDecl * {
+    if (ty.kind != ast::TypeRef::Kind::Named) return nullptr;
+    const ast::Decl *d = a.sema().lookup(ty.name.name);
+    return d ? d->as<ast::RecordDecl>() : nullptr;
+  };
+  for (size_t i = 1; i < chain.size() && t; ++i) {
+    std::optional<ast::TypeRef> next;
+    if (const auto *rec = recordOf(*t)) {
+      for (const auto &f : rec->fields)
+        if (f.name.name == chain[i]) next = f.type;
+    } else if (t->kind == ast::TypeRef::Kind::Tuple && !chain[i].empty() && chain[i].size() < 4 &&
+               std::all_of(chain[i].begin(), chain[i].end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+      size_t n = size_t(std::stoi(chain[i]));
+      if (n < t->elems.size()) next = t->elems[n];
+    }
+    t = next;
+  }
+  if (!t) return std::vector<std::pair<std::string, std::string>>{};
+  std::vector<std::pair<std::string, std::string>> out;
+  if (const auto *rec = recordOf(*t)) {
+    for (const auto &f : rec->fields) out.push_back({f.name.name, ast::printType(f.type)});
+  } else if (t->kind == ast::TypeRef::Kind::Tuple) {
+    for (size_t i = 0; i < t->elems.size(); ++i) out.push_back({std::to_string(i), ast::printType(t->elems[i])});
+  }
+  return out;
+}
+
 } // namespace
 
 CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const std::string &prefix,
@@ -182,6 +231,13 @@ CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const s
   Collector c(probe, offset, prefix, placeholder);
   using R = Occurrence::Role;
   const Occurrence *occ = probe.index().at(probe.mainFile(), offset);
+  if (!occ || occ->role != R::FieldName) {
+    // After `.` only fields make sense, even where the parser read something else.
+    if (auto t = fieldsFromTokens(probe, offset)) {
+      for (const auto &[label, detail] : *t) c.add(label, CompletionItemKind::Field, detail, "", kLocal);
+      return c.list;
+    }
+  }
   if (occ && occ->range.file == probe.mainFile()) {
     switch (occ->role) {
     case R::Definition: return c.list; // naming something new

@@ -344,6 +344,8 @@ CompletionList MdhServer::completion(const std::string &uri, Position pos) {
   size_t start = byte;
   while (start > 0 && isIdentChar(text[start - 1])) --start;
   std::string prefix = text.substr(start, byte - start);
+  // A word right after the cursor joins the placeholder (`x.|best` completes
+  // the field access `x.best`), which keeps the probe's parse intact.
   std::string probeText = text.substr(0, byte) + kPlaceholder + text.substr(byte);
   auto probe = impl_->analyze(e->doc->path(), probeText);
   std::vector<std::string> dirs = impl_->opts.includeDirs;

@@ -236,8 +236,11 @@ private:
   void visitMetaArgs(const std::vector<ast::MetaArg> &args) {
     for (const auto &a : args) {
       if (a.kind == ast::MetaArg::Kind::Type) {
-        if (a.type.kind == ast::TypeRef::Kind::Named && lookupLocal(a.type.name.name) >= 0)
-          occurIdent(a.type.name, lookupLocal(a.type.name.name), Role::MetaArgName);
+        // A bare name is a type or a size: sema decides by what it names.
+        const std::string &n = a.type.name.name;
+        bool isType = !primitiveByName(n).isError() || lookupGlobal(n) >= 0;
+        if (a.type.kind == ast::TypeRef::Kind::Named && (lookupLocal(n) >= 0 || !isType))
+          occurIdent(a.type.name, lookupLocal(n), Role::MetaArgName);
         else
           visitType(a.type);
       } else if (a.kind == ast::MetaArg::Kind::Size && a.size) {
