@@ -31,7 +31,7 @@ struct Common {
 void addCommon(CLI::App *app, Common &c, bool filesRequired = true) {
   auto *f = app->add_option("files", c.files, ".mdh source files");
   if (filesRequired) f->required();
-  app->add_option("-I,--include", c.includes, "directory searched by `import`")->type_name("DIR");
+  app->add_option("-I,--include", c.includes, "directory searched by `import`")->type_name("DIR")->allow_extra_args(false);
   app->add_flag("--Werror", c.werror, "treat warnings as errors");
   app->add_flag("-q,--quiet", c.quiet, "print errors only");
 }
@@ -269,7 +269,7 @@ int main(int argc, char **argv) {
   app.add_option("--emit", emit, "print a pipeline stage: ast | hl | ll | code")
       ->check(CLI::IsMember({"ast", "hl", "ll", "code"}));
   app.add_option("-e,--entry", entry, "the mdh declaration to instantiate");
-  app.add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)");
+  app.add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)")->allow_extra_args(false);
 
   Common checkOpts;
   auto *check = app.add_subcommand("check", "check files for errors (exit 1 if any)");
@@ -281,7 +281,7 @@ int main(int argc, char **argv) {
   auto *compileCmd = app.add_subcommand("compile", "generate code for one instantiation");
   addCommon(compileCmd, compileOpts);
   compileCmd->add_option("-e,--entry", entry, "the mdh declaration to instantiate")->required();
-  compileCmd->add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)");
+  compileCmd->add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)")->allow_extra_args(false);
   compileCmd->add_option("--config", configPath, "low-level configuration (JSON; partial is completed by the default)");
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
   compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");

@@ -230,14 +230,16 @@ private:
   std::string pad(int level) const { return std::string(size_t(level * o.indent), ' '); }
   uint32_t lineOf(uint32_t off) const { return m.file < sm.size() ? sm.file(m.file).lineCol(off).line : 0; }
 
-  void emitCommentsBefore(uint32_t offset, int level) {
+  /// `code`: the offset is where code starts (a statement or declaration), so
+  /// a blank line before it survives; false for closing braces and `else`.
+  void emitCommentsBefore(uint32_t offset, int level, bool code = true) {
     while (next < m.comments.size() && m.comments[next].range.begin < offset) {
       keepBlankLine(m.comments[next].range.begin);
       out += pad(level) + m.comments[next].text + "\n";
       lastLine = lineOf(m.comments[next].range.end > 0 ? m.comments[next].range.end - 1 : 0);
       ++next;
     }
-    if (offset != UINT32_MAX) keepBlankLine(offset);
+    if (code && offset != UINT32_MAX) keepBlankLine(offset);
   }
 
   /// One blank line of the source survives between comments and the code
@@ -280,7 +282,7 @@ private:
         trailing(f.range.end + 1);
         out += "\n";
       }
-      emitCommentsBefore(r.range.end, 1);
+      emitCommentsBefore(r.range.end, 1, false);
       out += "}";
       break;
     }
@@ -336,7 +338,7 @@ private:
     }
     out += " {\n";
     block(f.body, 1);
-    emitCommentsBefore(f.range.end, 1);
+    emitCommentsBefore(f.range.end, 1, false);
     out += "}";
   }
 
@@ -364,18 +366,18 @@ private:
     case Stmt::Kind::Block:
       out += "{\n";
       block(s.body, level + 1);
-      emitCommentsBefore(s.range.end, level + 1);
+      emitCommentsBefore(s.range.end, level + 1, false);
       out += pad(level) + "}";
       break;
     case Stmt::Kind::If: {
       out += fmt::format("if ({}) {{\n", s.value ? printExpr(*s.value) : "?");
       block(s.body, level + 1);
       if (!s.hasElse) {
-        emitCommentsBefore(s.range.end, level + 1);
+        emitCommentsBefore(s.range.end, level + 1, false);
         out += pad(level) + "}";
         break;
       }
-      if (!s.elseBody.empty()) emitCommentsBefore(s.elseBody.front()->range.begin, level + 1);
+      if (!s.elseBody.empty()) emitCommentsBefore(s.elseBody.front()->range.begin, level + 1, false);
       out += pad(level) + "} else ";
       if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If &&
           s.elseBody[0]->range.begin > 0 /* `else if` chain */) {
@@ -384,7 +386,7 @@ private:
       }
       out += "{\n";
       block(s.elseBody, level + 1);
-      emitCommentsBefore(s.range.end, level + 1);
+      emitCommentsBefore(s.range.end, level + 1, false);
       out += pad(level) + "}";
       break;
     }

@@ -116,7 +116,9 @@ void Compilation::resolveImports(const ast::Module &m, const std::string &fromPa
 void Compilation::analyze() {
   if (analyzed_) return;
   analyzed_ = true;
-  for (const auto &m : modules_) sema_->addModule(*m);
+  // Imported modules first (they were loaded after their importer), so a
+  // clash is reported in the importing file, next to the code the user wrote.
+  for (auto it = modules_.rbegin(); it != modules_.rend(); ++it) sema_->addModule(**it);
   sema_->checkAll();
 }
 

@@ -154,7 +154,11 @@ std::string exprStr(const SExpr &e, const ScalarFunction &f) {
   auto arg = [&](size_t i) { return exprStr(*e.args[i], f); };
   switch (e.kind) {
   case SExpr::Kind::Const:
-    if (e.type.isFloat()) return fmt::format("{}", e.value.fvalue);
+    if (e.type.isFloat()) {
+      std::string v = fmt::format("{}", e.value.fvalue);
+      if (v.find_first_of(".en") == std::string::npos) v += ".0"; // keep it a float literal
+      return v;
+    }
     if (e.type.kind == Type::Kind::Bool) return e.value.bits ? "true" : "false";
     if (e.type.isSigned()) return std::to_string(int64_t(e.value.bits));
     if (e.type.isParam()) return fmt::format("{}", e.value.fvalue);

@@ -252,11 +252,12 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   bool prefix = false;
   for (size_t d = 0; d < D; ++d) prefix |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
 
-  // Orders: non-reduced dims outside, reduced inside; the vector dim last.
+  // Orders: non-reduced dims outside (the vector dim last among them),
+  // reduced dims innermost so that accumulators live across them.
   std::vector<int> order(D);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    auto key = [&](int d) { return (d == simd ? 2 : 0) + (isReduced(p, d) ? 1 : 0); };
+    auto key = [&](int d) { return isReduced(p, d) ? 2 : d == simd ? 1 : 0; };
     return key(a) < key(b);
   });
   cor.order = order;

@@ -143,6 +143,7 @@ private:
   FileId file_;
   DiagnosticEngine &diags_;
   antlr4::CommonTokenStream &tokens_;
+  bool reportedDepth_ = false;
 
   SourceRange range(antlr4::Token *t) const {
     if (!t || t->getStartIndex() == size_t(-1)) return {file_, 0, 0};
@@ -544,7 +545,9 @@ private:
     auto e = std::make_unique<ast::Expr>();
     e->range = range(c);
     if (depth > 400) {
-      diags_.error("E0008", e->range, "expression is nested too deeply", "split it with `let` bindings");
+      if (!reportedDepth_)
+        diags_.error("E0008", e->range, "expression is nested too deeply", "split it with `let` bindings");
+      reportedDepth_ = true;
       return e;
     }
     using K = ast::Expr::Kind;
@@ -658,7 +661,9 @@ std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, D
     m->file = file;
     return m;
   }
-  antlr4::ANTLRInputStream input(src.utf8());
+  // The runtime throws on invalid UTF-8: give it the text as we decoded it
+  // (invalid bytes are U+FFFD), which also keeps code-point offsets aligned.
+  antlr4::ANTLRInputStream input(encodeUtf8(src.codePoints()));
   mdh_antlr::MDHLexer lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);

@@ -78,9 +78,9 @@ void Sema::addModule(const ast::Module &m) {
   auto &I = *impl_;
   for (const auto &d : m.decls) {
     if (d->name.empty()) continue;
-    if (!primitiveByName(d->name.name).isError() && d->kind == ast::Decl::Kind::Record) {
+    if (!primitiveByName(d->name.name).isError()) {
       I.error("E0204", d->name.range, fmt::format("`{}` is a built-in type and cannot be redefined", d->name.name),
-              "choose another name for the record");
+              fmt::format("choose another name for the {}", declKindName(d->kind)));
       continue;
     }
     static const std::set<std::string> reserved = {"add", "mul", "max", "min", "and", "or", "xor", "sqrt", "exp",

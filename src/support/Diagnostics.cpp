@@ -56,6 +56,10 @@ std::string renderSnippet(const SourceManager &sm, SourceRange r, const std::str
   LineCol e = f.lineCol(std::max(r.begin, r.end > r.begin ? r.end - 1 : r.begin));
   std::string line = f.lineText(b.line);
   std::u32string cps = decodeUtf8(line);
+  if (cps.size() > 200) { // keep the snippet readable on huge lines
+    cps.resize(200);
+    line = encodeUtf8(cps) + " ...";
+  }
   std::string gutter(std::to_string(b.line).size(), ' ');
   uint32_t width = 1;
   if (e.line == b.line && e.column >= b.column) width = e.column - b.column + 1;
@@ -85,13 +89,11 @@ std::string renderDiagnostic(const SourceManager &sm, const Diagnostic &d, bool 
     const char *c = d.severity == Severity::Error ? "\033[1;31m" : d.severity == Severity::Warning ? "\033[1;33m" : "\033[1;36m";
     head = fmt::format("{}{}\033[0m", c, head);
   }
-  std::string out = fmt::format("{}: {}: {}\n", location(sm, d.range), head, d.message);
+  std::string out = d.range.valid() ? fmt::format("{}: {}: {}\n", location(sm, d.range), head, d.message)
+                                    : fmt::format("{}: {}\n", head, d.message);
   out += renderSnippet(sm, d.range, "");
   for (const auto &n : d.notes) {
-    if (n.range.valid() && n.range.file != d.range.file) {
-      out += fmt::format("{}: note: {}\n", location(sm, n.range), n.message);
-      out += renderSnippet(sm, n.range, "");
-    } else if (n.range.valid()) {
+    if (n.range.valid()) {
       out += fmt::format("{}: note: {}\n", location(sm, n.range), n.message);
       out += renderSnippet(sm, n.range, "");
     } else {

@@ -1,0 +1,181 @@
+/** \file
+ * The differential tester (see DiffTest.h).
+ */
+#include "testing/DiffTest.h"
+
+#include "codegen/OpenMPEmitter.h"
+#include "data/RandomData.h"
+#include "interp/Interpreter.h"
+#include "ll/Config.h"
+#include "ll/Lowering.h"
+#include "runtime/NativeLibrary.h"
+
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <random>
+
+namespace mdh::testing {
+namespace {
+
+/// Compares one element leaf by leaf; returns a description of the first difference.
+bool sameValue(const Type &t, const uint8_t *a, const uint8_t *b, double tol, std::string &why) {
+  switch (t.kind) {
+  case Type::Kind::Record: {
+    for (const auto &f : t.record->fields)
+      if (!sameValue(f.type, a + f.offset, b + f.offset, tol, why)) {
+        why = "." + f.name + why;
+        return false;
+      }
+    return true;
+  }
+  case Type::Kind::Tuple: {
+    size_t off = 0;
+    for (size_t i = 0; i < t.elems.size(); ++i) {
+      size_t al = t.elems[i].align();
+      off = (off + al - 1) / al * al;
+      if (!sameValue(t.elems[i], a + off, b + off, tol, why)) {
+        why = fmt::format("._{}{}", i, why);
+        return false;
+      }
+      off += t.elems[i].size();
+    }
+    return true;
+  }
+  case Type::Kind::F32: {
+    float x, y;
+    std::memcpy(&x, a, 4);
+    std::memcpy(&y, b, 4);
+    if (std::memcmp(a, b, 4) == 0 || (std::isnan(x) && std::isnan(y))) return true;
+    if (tol > 0 && std::fabs(double(x) - double(y)) <= tol * std::max(1.0, std::fabs(double(y)))) return true;
+    why = fmt::format(": got {} expected {}", x, y);
+    return false;
+  }
+  case Type::Kind::F64: {
+    double x, y;
+    std::memcpy(&x, a, 8);
+    std::memcpy(&y, b, 8);
+    if (std::memcmp(a, b, 8) == 0 || (std::isnan(x) && std::isnan(y))) return true;
+    if (tol > 0 && std::fabs(x - y) <= tol * std::max(1.0, std::fabs(y))) return true;
+    why = fmt::format(": got {} expected {}", x, y);
+    return false;
+  }
+  default: {
+    size_t n = t.size();
+    if (std::memcmp(a, b, n) == 0) return true;
+    uint64_t x = 0, y = 0;
+    std::memcpy(&x, a, n);
+    std::memcpy(&y, b, n);
+    why = fmt::format(": got bits {:#x} expected {:#x}", x, y);
+    return false;
+  }
+  }
+}
+
+std::vector<int64_t> concreteShape(const hl::Buffer &b, const std::map<std::string, SizePoly> &dyn) {
+  std::vector<int64_t> s;
+  for (const auto &x : b.shape) s.push_back(x.substitute(dyn).constantValue().value_or(1));
+  return s;
+}
+
+} // namespace
+
+DiffTestResult diffTest(const hl::Program &prog, const std::string &programText, const DiffTestOptions &opts) {
+  DiffTestResult res;
+  std::mt19937_64 rng(opts.seed);
+  // Run-time sizes: small values, so every configuration runs quickly.
+  std::map<std::string, SizePoly> dyn;
+  std::vector<int64_t> dynValues;
+  std::vector<std::pair<std::string, int64_t>> dynPairs;
+  for (const auto &s : prog.dynamicSizes) {
+    int64_t v = std::uniform_int_distribution<int64_t>(1, 13)(rng);
+    dyn[s] = SizePoly::constant(v);
+    dynValues.push_back(v);
+    dynPairs.push_back({s, v});
+  }
+  data::BufferSet inputs;
+  for (const auto &b : prog.inputs) inputs[b.name] = data::randomBuffer(b.name, b.elem, concreteShape(b, dyn), opts.seed);
+  interp::EvalOptions eo;
+  for (const auto &[k, v] : dynPairs) eo.runtimeSizes[k] = v;
+  interp::RunResult expected;
+  try {
+    eo.allowUndefined = true;
+    expected = interp::evaluate(prog, inputs, eo);
+  } catch (const std::exception &e) {
+    res.report = fmt::format("the interpreter rejected the program's random inputs: {}\n", e.what());
+    return res; // not a compiler bug: nothing to compare
+  }
+
+  ll::AsmModel model = ll::openmpModel();
+  std::vector<int64_t> sizes = ll::concreteSizes(prog, dynPairs);
+  std::vector<ll::Config> configs = {ll::defaultConfig(prog, model)};
+  for (int i = 0; i < opts.randomConfigs * 4 && int(configs.size()) <= opts.randomConfigs; ++i) {
+    ll::Config c = ll::randomConfig(prog, model, rng, sizes);
+    if (prog.dynamicSizes.empty() && !ll::validate(c, prog, model).empty()) continue;
+    configs.push_back(c);
+  }
+  std::vector<ll::Lowered> lowered;
+  std::string source;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    lowered.push_back(ll::lower(prog, configs[i]));
+  }
+  for (size_t i = 0; i < configs.size(); ++i) {
+    auto k = codegen::emitOpenMP(lowered[i], fmt::format("{}_c{}", prog.instanceName, i));
+    if (i == 0) source = k.common;
+    source += k.kernel;
+  }
+  std::string err;
+  auto lib = runtime::NativeLibrary::build(source, opts.optFlags + " -march=native -fopenmp", err, opts.keepDir);
+  auto reproducer = [&](size_t i, const std::string &what) {
+    return fmt::format("MISMATCH {}\n  program: {}\n  instance: {}{}\n  seed: {}\n  configuration: {}\n", what, programText,
+                       prog.instanceName,
+                       dynPairs.empty() ? "" : fmt::format(" (run-time sizes {})", nlohmann::json(dynPairs).dump()),
+                       opts.seed, ll::toJson(configs[i]).dump());
+  };
+  if (!lib) {
+    res.configurations = int(configs.size());
+    res.mismatches = int(configs.size());
+    res.report = reproducer(0, "the generated code does not compile:\n" + err);
+    return res;
+  }
+  for (size_t i = 0; i < configs.size(); ++i) {
+    ++res.configurations;
+    auto fn = lib->entry(fmt::format("{}_c{}", prog.instanceName, i));
+    data::BufferSet outs;
+    std::vector<void *> ptrs;
+    for (const auto &b : prog.inputs) ptrs.push_back(const_cast<uint8_t *>(inputs.at(b.name).bytes.data()));
+    for (const auto &b : prog.outputs) {
+      data::BufferData d;
+      d.elem = b.elem;
+      d.shape = concreteShape(b, dyn);
+      d.bytes.assign(d.elementCount() * d.elementSize(), 0);
+      outs[b.name] = std::move(d);
+    }
+    for (const auto &b : prog.outputs) ptrs.push_back(outs.at(b.name).bytes.data());
+    if (!fn) {
+      ++res.mismatches;
+      res.report += reproducer(i, "entry point missing from the library");
+      continue;
+    }
+    fn(dynValues.data(), ptrs.data());
+    for (const auto &b : prog.outputs) {
+      const auto &got = outs.at(b.name), &want = expected.outputs.at(b.name);
+      const auto &defined = expected.defined.at(b.name);
+      bool bad = false;
+      for (size_t q = 0; q < got.elementCount() && !bad; ++q) {
+        if (q < defined.size() && !defined[q]) continue;
+        std::string why;
+        if (!sameValue(b.elem, got.element(q), want.element(q), opts.floatTolerance, why)) {
+          ++res.mismatches;
+          res.report += reproducer(i, fmt::format("in `{}` at linear index {}{}", b.name, q, why));
+          bad = true;
+        }
+      }
+    }
+    if (opts.verbose) fmt::print("  config {}: {}\n", i, ll::toJson(configs[i]).dump());
+  }
+  return res;
+}
+
+} // namespace mdh::testing

@@ -1,0 +1,41 @@
+/** \file
+ * Differential testing of generated code against the reference interpreter.
+ *
+ * For one instantiated program: random inputs from a seed, the interpreter's
+ * outputs, then the default configuration and N random valid configurations,
+ * all compiled into one shared library, each run and compared with the
+ * interpreter — exactly for integers, records and bools, and for floats
+ * exactly or within a tolerance (`floatTolerance`, relative).  On a mismatch
+ * the result carries a reproducer: program, instantiation, configuration
+ * JSON and seed.  Invariant: a run never stops at the first compiler error
+ * of a candidate silently — build failures are mismatches too.
+ */
+#pragma once
+
+#include "hl/HLIR.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mdh::testing {
+
+struct DiffTestOptions {
+  int randomConfigs = 8;
+  uint64_t seed = 1;
+  std::string optFlags = "-O1";
+  double floatTolerance = 0; ///< 0: bit-exact
+  bool verbose = false;
+  std::string keepDir;       ///< keep the generated source here
+};
+
+struct DiffTestResult {
+  int configurations = 0;
+  int mismatches = 0;
+  std::string report; ///< reproducers of every mismatch
+};
+
+/// `programText` is echoed into reproducers (the .mdh source or its path).
+DiffTestResult diffTest(const hl::Program &prog, const std::string &programText, const DiffTestOptions &opts);
+
+} // namespace mdh::testing
