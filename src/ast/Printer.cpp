@@ -251,12 +251,17 @@ private:
       out += "\n";
   }
 
-  /// A comment that starts on the line where the node ended stays on that line.
+  /// Comments inside the node just printed (the printer does not keep
+  /// positions within expressions) and comments that start on the line where
+  /// it ended stay on that line.
   void trailing(uint32_t endOffset) {
     if (endOffset == 0) return;
+    while (next < m.comments.size() && m.comments[next].range.begin < endOffset) {
+      out += " " + m.comments[next].text;
+      ++next;
+    }
     uint32_t line = lineOf(endOffset - 1);
-    while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line &&
-           m.comments[next].text.rfind("/*", 0) != 0) {
+    while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line) {
       out += " " + m.comments[next].text;
       ++next;
     }
