@@ -23,8 +23,12 @@ std::vector<FoldingRange> computeFoldingRanges(const Analysis &a) {
   };
   // Declarations (an mdh spans lines without brackets of its own).
   if (const ast::Module *m = a.mainModule()) {
+    // A declaration ending in `}` folds by its braces (keeping the `}` line visible).
+    const std::u32string &cps = src.codePoints();
     for (const auto &d : m->decls)
-      if (d->range.valid() && d->range.end > d->range.begin) add(line(d->range.begin), line(d->range.end - 1), "");
+      if (d->range.valid() && d->range.end > d->range.begin && d->range.end <= cps.size() &&
+          cps[d->range.end - 1] != U'}')
+        add(line(d->range.begin), line(d->range.end - 1), "");
     if (m->imports.size() > 1) {
       uint32_t b = m->imports.front().range.begin, e = m->imports.back().range.end;
       if (e > b) add(line(b), line(e - 1), "imports");

@@ -1,7 +1,7 @@
 /** \file
  * computeSemanticTokens: every token of the main file classified by what it
  * is, not just how it looks: the lexer gives keywords, numbers, comments and
- * operators; the symbol index says whether an identifier is a function, a
+ * decorators; the symbol index says whether an identifier is a function, a
  * record, a meta-parameter, a buffer, a field...  Contextual words (`o`,
  * `pw`, `ps`, `type`, `size`) are keywords only where the parser read them
  * so.  Invariants: tokens are emitted in order, never overlap, and never
@@ -92,7 +92,9 @@ SemanticTokens computeSemanticTokens(const Analysis &a, const std::string &stdli
     case LexToken::Kind::Int:
     case LexToken::Kind::Float: emit(t.begin, t.end, TokenType::Number, 0); break;
     case LexToken::Kind::Operator:
-      emit(t.begin, t.end, t.text == "@" ? TokenType::Decorator : TokenType::Operator, 0);
+      // Plain operators are left to the editor's grammar; `<`/`>` are brackets as often as not.
+      if (t.text == "@") emit(t.begin, t.end, TokenType::Decorator, 0);
+      else if (t.text == "∘") emit(t.begin, t.end, TokenType::Keyword, 0);
       break;
     case LexToken::Kind::Identifier: {
       auto it = std::lower_bound(occs.begin(), occs.end(), t.begin, [&](const Occurrence &o, uint32_t off) {
