@@ -1,0 +1,165 @@
+/** \file
+ * Solving run-time sizes and checking input shapes.
+ */
+#include "interp/ProgramShapes.h"
+
+#include "interp/RuntimeError.h"
+
+#include <fmt/format.h>
+
+namespace mdh::interp {
+
+namespace {
+
+std::map<std::string, SizePoly> asPolys(const std::map<std::string, int64_t> &values) {
+  std::map<std::string, SizePoly> m;
+  for (const auto &[k, v] : values) m[k] = SizePoly::constant(v);
+  return m;
+}
+
+/// If `p` is a*x + c for one parameter x (a != 0), fills them in.
+bool linearInOne(const SizePoly &p, std::string &x, int64_t &a, int64_t &c) {
+  x.clear();
+  a = 0;
+  c = 0;
+  for (const auto &[mono, coeff] : p.terms()) {
+    if (mono.empty()) { c = coeff; continue; }
+    if (mono.size() != 1 || (!x.empty() && x != mono[0])) return false;
+    x = mono[0];
+    a = coeff;
+  }
+  return !x.empty() && a != 0;
+}
+
+std::string sizesHint(const hl::Program &p, const std::string &name) {
+  return fmt::format("give it with `--set {}=N`, or supply an input whose shape depends on it", name);
+}
+
+} // namespace
+
+int64_t ProgramShapes::eval(const SizePoly &p) const {
+  SizePoly v = p.substitute(asPolys(runtimeSizes));
+  auto c = v.constantValue();
+  if (!c || v.overflowed())
+    throw RuntimeError(codes::kRuntimeSize, fmt::format("size `{}` cannot be evaluated with the known run-time sizes", p.str()));
+  return *c;
+}
+
+ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, std::vector<int64_t>> &inputShapes,
+                            const std::map<std::string, int64_t> &given) {
+  ProgramShapes s;
+  auto isDynamic = [&](const std::string &n) {
+    return std::find(p.dynamicSizes.begin(), p.dynamicSizes.end(), n) != p.dynamicSizes.end();
+  };
+  for (const auto &[name, v] : given) {
+    if (!isDynamic(name))
+      throw RuntimeError(codes::kRuntimeSize,
+                         p.dynamicSizes.empty()
+                             ? fmt::format("`{}` is not a run-time size: `{}` has none", name, p.instanceName)
+                             : fmt::format("`{}` is not a run-time size of `{}` (its run-time sizes are {})", name,
+                                           p.instanceName, fmt::join(p.dynamicSizes, ", ")),
+                         p.range);
+    if (v < 1)
+      throw RuntimeError(codes::kRuntimeSize, fmt::format("run-time size `{}` = {} must be at least 1", name, v), p.range,
+                         "md_hom dimensions are never empty (docs/language.md §12.8)");
+    s.runtimeSizes[name] = v;
+  }
+  // Solve the remaining ones from input extents.
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (const auto &b : p.inputs) {
+      auto it = inputShapes.find(b.name);
+      if (it == inputShapes.end() || it->second.size() != b.shape.size()) continue;
+      for (size_t k = 0; k < b.shape.size(); ++k) {
+        SizePoly e = b.shape[k].substitute(asPolys(s.runtimeSizes));
+        std::string x;
+        int64_t a, c;
+        if (!linearInOne(e, x, a, c) || s.runtimeSizes.count(x)) continue;
+        int64_t extent = it->second[k];
+        if ((extent - c) % a != 0 || (extent - c) / a < 1)
+          throw RuntimeError(codes::kShapeMismatch,
+                             fmt::format("input buffer `{}` has extent {} in dimension {}, but its derived extent is `{}`, "
+                                         "which no run-time size `{}` >= 1 gives",
+                                         b.name, extent, k + 1, b.shape[k].str(), x),
+                             b.range, "check the data file, or the index functions of this buffer");
+        s.runtimeSizes[x] = (extent - c) / a;
+        progress = true;
+      }
+    }
+  }
+  for (const auto &n : p.dynamicSizes)
+    if (!s.runtimeSizes.count(n))
+      throw RuntimeError(codes::kRuntimeSize, fmt::format("the run-time size `{}` of `{}` is not known", n, p.instanceName),
+                         p.range, sizesHint(p, n));
+  for (size_t d = 0; d < p.sizes.size(); ++d) {
+    int64_t n = s.eval(p.sizes[d]);
+    if (n < 1)
+      throw RuntimeError(codes::kRuntimeSize, fmt::format("dimension {} of `{}` has size {}", d + 1, p.instanceName, n),
+                         p.range, "md_hom dimensions are never empty (docs/language.md §12.8)");
+    s.sizes.push_back(n);
+  }
+  for (const auto &b : p.inputs) {
+    std::vector<int64_t> shape;
+    for (const auto &e : b.shape) shape.push_back(s.eval(e));
+    s.inputs.push_back(shape);
+  }
+  for (const auto &b : p.outputs) {
+    std::vector<int64_t> shape;
+    for (const auto &e : b.shape) shape.push_back(s.eval(e));
+    s.outputs.push_back(shape);
+  }
+  return s;
+}
+
+std::vector<const data::BufferData *> checkInputs(const hl::Program &p, const ProgramShapes &shapes,
+                                                  const data::BufferSet &inputs) {
+  std::vector<const data::BufferData *> out;
+  for (size_t i = 0; i < p.inputs.size(); ++i) {
+    const auto &b = p.inputs[i];
+    auto it = inputs.find(b.name);
+    if (it == inputs.end())
+      throw RuntimeError(codes::kMissingData, fmt::format("no data for input buffer `{}`", b.name), b.range,
+                         fmt::format("pass `--in {}=FILE.npy`, or leave out every --in to get random inputs", b.name));
+    const data::BufferData &d = it->second;
+    if (d.elem != b.elem)
+      throw RuntimeError(codes::kShapeMismatch,
+                         fmt::format("input buffer `{}` holds `{}`, but `{}` was supplied", b.name, b.elem.str(), d.elem.str()),
+                         b.range);
+    if (d.shape != shapes.inputs[i]) {
+      std::vector<std::string> derived;
+      for (const auto &e : b.shape) derived.push_back(e.str());
+      throw RuntimeError(codes::kShapeMismatch,
+                         fmt::format("input buffer `{}` has the wrong shape: expected {} (derived: [{}]), got {}", b.name,
+                                     data::shapeString(shapes.inputs[i]), fmt::join(derived, ", "),
+                                     data::shapeString(d.shape)),
+                         b.range, "buffer shapes are derived from the index functions (docs/language.md §12.4)");
+    }
+    size_t want = d.elementCount() * d.elementSize();
+    if (d.bytes.size() != want)
+      throw RuntimeError(codes::kShapeMismatch,
+                         fmt::format("input buffer `{}` has {} bytes of data, its shape needs {}", b.name, d.bytes.size(), want),
+                         b.range);
+    out.push_back(&d);
+  }
+  for (const auto &[name, d] : inputs) {
+    bool known = false;
+    for (const auto &b : p.inputs) known |= b.name == name;
+    if (!known) {
+      std::vector<std::string> names;
+      for (const auto &b : p.inputs) names.push_back("`" + b.name + "`");
+      throw RuntimeError(codes::kMissingData,
+                         fmt::format("`{}` is not an input buffer of `{}` (its inputs are {})", name, p.instanceName,
+                                     fmt::join(names, ", ")),
+                         p.range);
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::vector<int64_t>> shapesOf(const data::BufferSet &buffers) {
+  std::map<std::string, std::vector<int64_t>> m;
+  for (const auto &[name, b] : buffers) m[name] = b.shape;
+  return m;
+}
+
+} // namespace mdh::interp

@@ -1,0 +1,554 @@
+/** \file
+ * The interpreter session behind `mdhi run` and the REPL.
+ */
+#include "interp/Session.h"
+
+#include "ast/Printer.h"
+#include "data/AtomicFiles.h"
+#include "data/BufferFiles.h"
+#include "data/DataError.h"
+#include "data/NumpyDtype.h"
+#include "data/RandomData.h"
+#include "driver/CliSupport.h"
+#include "interp/Interpreter.h"
+#include "interp/LeafLayout.h"
+#include "interp/NativeArith.h"
+#include "interp/PreciseEvaluation.h"
+#include "interp/ResultPrinter.h"
+#include "interp/RuntimeError.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstring>
+
+namespace mdh::interp {
+
+namespace {
+constexpr const char *kReplPath = "<repl>";
+
+bool splitAssignment(const std::string &item, std::string &name, std::string &value) {
+  size_t eq = item.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == item.size()) return false;
+  name = item.substr(0, eq);
+  value = item.substr(eq + 1);
+  return true;
+}
+
+bool parseInteger(const std::string &s, int64_t &v) {
+  if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  v = std::stoll(s);
+  return true;
+}
+
+std::string quotedList(const std::vector<hl::Buffer> &bufs) {
+  std::vector<std::string> names;
+  for (const auto &b : bufs) names.push_back("`" + b.name + "`");
+  return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
+}
+
+std::string metaParamsText(const ast::Decl &d) {
+  if (d.metaParams.empty()) return "";
+  std::vector<std::string> ps;
+  for (const auto &p : d.metaParams) ps.push_back(p.name.name + ": " + p.kind.name);
+  return fmt::format("<{}>", fmt::join(ps, ", "));
+}
+
+std::string bufferSignature(const hl::Buffer &b) {
+  std::vector<std::string> dims;
+  for (const auto &s : b.shape) dims.push_back(s.str());
+  return fmt::format("{}: {}[{}]", b.name, b.elem.str(), fmt::join(dims, ", "));
+}
+
+/// Bytes of one cell from precise leaves, rounded to the declared types.
+void storePrecise(const Type &elem, const PreciseCell &c, uint8_t *dst) {
+  LeafLayout layout = leafLayout(elem);
+  for (size_t l = 0; l < layout.count() && l < c.leaves.size(); ++l) {
+    const PreciseLeaf &leaf = c.leaves[l];
+    Scalar s;
+    s.bits = 0;
+    if (layout.kinds[l] == Type::Kind::F32) s.f32 = float(leaf.value);
+    else if (layout.kinds[l] == Type::Kind::F64) s.f64 = double(leaf.value);
+    else s.bits = leaf.intBits;
+    NativeArith::store(layout.kinds[l], s, dst + layout.byteOffsets[l]);
+  }
+}
+
+std::string preciseLeafText(const std::string &cell, const PreciseLeaf &l) {
+  std::string name = cell + l.path;
+  if (!l.isFloat) return fmt::format("{} = {}  (exact)\n", name, l.text);
+  double rounded = l.kind == Type::Kind::F32 ? double(float(l.value)) : double(l.value);
+  return fmt::format("{} = {}  (reference {}, Σ|terms| {:.6g}, k {:.3g}, bound {:.3g})\n", name, rounded, l.text, l.absSum,
+                     l.roundings, l.errorBound);
+}
+
+} // namespace
+
+struct Session::LastRun {
+  std::unique_ptr<hl::Program> prog;
+  data::BufferSet inputs, outputs;
+  std::map<std::string, std::vector<uint8_t>> defined;
+};
+
+Session::Session(SessionOptions opts) : opts_(std::move(opts)) {}
+Session::~Session() = default;
+
+void Session::error(const std::string &message) { fmt::print(opts_.err, "error: {}\n", message); }
+
+void Session::printDiagnosticsFrom(size_t first, bool onlyRepl) {
+  const auto &all = comp_->diags().all();
+  FileId repl = comp_->sources().findByPath(kReplPath);
+  for (size_t i = first; i < all.size(); ++i) {
+    const Diagnostic &d = all[i];
+    if (onlyRepl && d.range.valid() && d.range.file != repl) continue;
+    fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), d, opts_.color));
+  }
+}
+
+bool Session::rebuild(const std::vector<std::string> &files, const std::string &replText, bool showFileDiagnostics) {
+  CompilationOptions o;
+  o.includeDirs = opts_.includeDirs;
+  auto c = std::make_unique<Compilation>(o);
+  for (const auto &f : files) c->addFile(f);
+  if (!replText.empty()) c->addSource(kReplPath, replText);
+  c->analyze();
+  std::swap(comp_, c);
+  bool ok = !comp_->diags().hasErrors();
+  printDiagnosticsFrom(0, !showFileDiagnostics);
+  if (!ok) std::swap(comp_, c); // keep the previous state
+  return ok;
+}
+
+bool Session::load(const std::vector<std::string> &files) {
+  if (rebuild(files, replText_, true)) {
+    files_ = files;
+    last_.reset();
+    return true;
+  }
+  files_ = files; // so that :reload retries after the files are fixed
+  comp_.reset();
+  last_.reset();
+  return false;
+}
+
+bool Session::reload() {
+  if (files_.empty() && replText_.empty()) {
+    error("nothing to reload: load a file first with `:load FILE`");
+    return false;
+  }
+  return load(files_);
+}
+
+bool Session::define(const std::string &text) {
+  std::string combined = replText_.empty() ? text : replText_ + "\n" + text;
+  if (!rebuild(files_, combined, false)) return false;
+  replText_ = combined;
+  return true;
+}
+
+bool Session::run(const RunRequest &r) {
+  try {
+    return runChecked(r);
+  } catch (const RuntimeError &e) {
+    if (comp_) fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), e.toDiagnostic(), opts_.color));
+    else error(e.what());
+  } catch (const data::DataError &e) {
+    error(e.what());
+  } catch (const std::bad_alloc &) {
+    error("out of memory: the buffers of this run do not fit (try --cells to evaluate single cells)");
+  } catch (const std::exception &e) {
+    error(fmt::format("internal error: {}", e.what()));
+  }
+  return false;
+}
+
+bool Session::runChecked(const RunRequest &r) {
+  if (!comp_) {
+    error("nothing is loaded: give a file (`mdhi FILE`) or use `:load FILE`");
+    return false;
+  }
+  if (r.entry.empty()) {
+    error("which entry? give it with `--entry NAME` (`:browse` lists them)");
+    return false;
+  }
+  const ast::Decl *decl = comp_->sema().lookup(r.entry);
+  if (!decl || decl->kind != ast::Decl::Kind::Mdh) {
+    std::vector<std::string> entries;
+    for (const ast::Decl *d : comp_->sema().declarations())
+      if (d->kind == ast::Decl::Kind::Mdh) entries.push_back(d->name.name);
+    error(fmt::format("`{}` is not an mdh declaration{}", r.entry,
+                      entries.empty() ? "" : fmt::format(" (entries: {})", fmt::join(entries, ", "))));
+    return false;
+  }
+  // ---- meta-parameters and run-time sizes: `:set` defaults first, then this run's --set ----
+  MetaSettings fromDefaults, explicitSets;
+  std::string err;
+  for (const auto &item : defaults_.sets)
+    if (!parseMetaSettings({item}, fromDefaults, err)) {
+      error(err);
+      return false;
+    }
+  if (!parseMetaSettings(r.sets, explicitSets, err)) {
+    error(err);
+    return false;
+  }
+  auto isMeta = [&](const std::string &n) {
+    for (const auto &p : decl->metaParams)
+      if (p.name.name == n) return true;
+    return false;
+  };
+  MetaSettings meta;
+  std::map<std::string, int64_t> runtimeSizes;
+  std::map<std::string, int64_t> defaultSizes;
+  auto put = [&](const std::string &k, const std::string &v, bool isExplicit) {
+    if (isMeta(k)) {
+      for (auto &kv : meta)
+        if (kv.first == k) { kv.second = v; return true; }
+      meta.push_back({k, v});
+      return true;
+    }
+    int64_t n;
+    if (!parseInteger(v, n)) {
+      if (!isExplicit) return true; // a remembered setting for another entry
+      std::vector<std::string> names;
+      for (const auto &p : decl->metaParams) names.push_back(p.name.name);
+      error(fmt::format("`{}` is not a meta-parameter of `{}`{}", k, r.entry,
+                        names.empty() ? " (it has none)" : fmt::format(" (its meta-parameters are {})", fmt::join(names, ", "))));
+      return false;
+    }
+    (isExplicit ? runtimeSizes : defaultSizes)[k] = n;
+    return true;
+  };
+  for (const auto &[k, v] : fromDefaults)
+    if (!put(k, v, false)) return false;
+  for (const auto &[k, v] : explicitSets)
+    if (!put(k, v, true)) return false;
+
+  const size_t mark = comp_->diags().all().size();
+  std::unique_ptr<hl::Program> prog = comp_->sema().instantiate(r.entry, meta);
+  printDiagnosticsFrom(mark, false);
+  if (!prog) return false;
+  for (const auto &[k, v] : defaultSizes)
+    if (!runtimeSizes.count(k) &&
+        std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end())
+      runtimeSizes[k] = v;
+
+  // ---- data ------------------------------------------------------------------------------------
+  data::BufferSet inputs;
+  for (const auto &item : r.inputs) {
+    std::string name, file;
+    if (!splitAssignment(item, name, file)) {
+      error(fmt::format("malformed `--in {}`; expected BUFFER=FILE.npy", item));
+      return false;
+    }
+    const hl::Buffer *buf = nullptr;
+    for (const auto &b : prog->inputs)
+      if (b.name == name) buf = &b;
+    if (!buf) {
+      bool isOutput = false;
+      for (const auto &b : prog->outputs) isOutput |= b.name == name;
+      error(fmt::format("`{}` is not an input buffer of `{}` (inputs: {}){}", name, r.entry, quotedList(prog->inputs),
+                        isOutput ? "; it is an output: use `--out`" : ""));
+      return false;
+    }
+    if (inputs.count(name)) {
+      error(fmt::format("input buffer `{}` is given twice", name));
+      return false;
+    }
+    inputs[name] = data::loadBufferFile(file, name, buf->elem);
+  }
+  std::vector<std::pair<std::string, std::string>> outputs;
+  for (const auto &item : r.outputs) {
+    std::string name, file;
+    if (!splitAssignment(item, name, file)) {
+      error(fmt::format("malformed `--out {}`; expected BUFFER=FILE.npy", item));
+      return false;
+    }
+    bool known = false;
+    for (const auto &b : prog->outputs) known |= b.name == name;
+    if (!known) {
+      error(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, quotedList(prog->outputs)));
+      return false;
+    }
+    outputs.push_back({name, file});
+  }
+  if (!outputs.empty() && !r.cells.empty()) {
+    error("--out writes whole buffers; it cannot be combined with --cells");
+    return false;
+  }
+  EvalOptions eo;
+  eo.trapOverflow = r.trapOverflow;
+  eo.allowUndefined = r.allowUndefined;
+  eo.runtimeSizes = runtimeSizes;
+  ProgramShapes shapes = resolveShapes(*prog, shapesOf(inputs), runtimeSizes);
+  std::vector<std::string> randomOnes;
+  for (size_t b = 0; b < prog->inputs.size(); ++b) {
+    const hl::Buffer &buf = prog->inputs[b];
+    if (inputs.count(buf.name)) continue;
+    inputs[buf.name] = data::randomBuffer(buf.name, buf.elem, shapes.inputs[b], r.seed);
+    randomOnes.push_back(fmt::format("{} {}{}", buf.name, buf.elem.str(), data::shapeString(shapes.inputs[b])));
+  }
+  if (!randomOnes.empty() && !r.quiet)
+    fmt::print(opts_.err, "note: random inputs (seed {}): {}\n", r.seed, fmt::join(randomOnes, ", "));
+
+  // ---- evaluation --------------------------------------------------------------------------------
+  auto start = std::chrono::steady_clock::now();
+  uint64_t applications = 0;
+  auto last = std::make_unique<LastRun>();
+  if (!r.cells.empty()) {
+    std::vector<CellRef> cells;
+    if (!parseCellList(r.cells, cells, err)) {
+      error(err);
+      return false;
+    }
+    if (r.precise) {
+      for (const auto &c : evaluatePrecise(*prog, inputs, cells, eo)) {
+        applications += c.applications;
+        std::string name = c.cell.index.empty() ? c.cell.buffer : fmt::format("{}[{}]", c.cell.buffer, fmt::join(c.cell.index, ", "));
+        if (!r.quiet) {
+          if (!c.defined) fmt::print(opts_.out, "{} = ⊥  (no output index function writes it)\n", name);
+          for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l));
+          if (c.defined) fmt::print(opts_.out, "{}  terms: {}\n", std::string(name.size(), ' '), c.terms);
+        }
+      }
+    } else {
+      for (const auto &c : evaluateCells(*prog, inputs, cells, eo)) {
+        applications += c.applications;
+        if (!r.quiet)
+          fmt::print(opts_.out, "{} = {}\n",
+                     c.cell.index.empty() ? c.cell.buffer : fmt::format("{}[{}]", c.cell.buffer, fmt::join(c.cell.index, ", ")),
+                     c.text);
+      }
+    }
+  } else if (r.precise) {
+    std::vector<PreciseCell> cells = evaluatePrecise(*prog, inputs, {}, eo);
+    std::map<std::string, size_t> perBuffer;
+    for (const auto &c : cells) ++perBuffer[c.cell.buffer];
+    for (size_t b = 0; b < prog->outputs.size(); ++b) {
+      const hl::Buffer &buf = prog->outputs[b];
+      data::BufferData d;
+      d.elem = buf.elem;
+      d.shape = shapes.outputs[b];
+      d.bytes.assign(d.elementCount() * d.elementSize(), 0);
+      std::vector<uint8_t> defined(d.elementCount(), 0);
+      size_t i = 0;
+      for (const auto &c : cells) {
+        if (c.cell.buffer != buf.name) continue;
+        if (c.defined) storePrecise(buf.elem, c, d.element(i));
+        defined[i] = c.defined;
+        ++i;
+      }
+      last->outputs[buf.name] = std::move(d);
+      last->defined[buf.name] = std::move(defined);
+    }
+    if (!r.quiet)
+      for (const auto &c : cells) {
+        if (perBuffer[c.cell.buffer] > r.printLimit) continue;
+        std::string name = c.cell.index.empty() ? c.cell.buffer : fmt::format("{}[{}]", c.cell.buffer, fmt::join(c.cell.index, ", "));
+        if (!c.defined) fmt::print(opts_.out, "{} = ⊥\n", name);
+        for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l));
+      }
+    for (const auto &[name, n] : perBuffer)
+      if (n > r.printLimit && !r.quiet)
+        fmt::print(opts_.out, "{}: {} cells, not printed (use --cells to pick some)\n", name, n);
+  } else {
+    RunResult result = evaluate(*prog, inputs, eo);
+    applications = result.applications;
+    last->outputs = std::move(result.outputs);
+    last->defined = std::move(result.defined);
+    if (!r.quiet) {
+      PrintLimits limits;
+      limits.maxCells = r.printLimit;
+      for (const auto &b : prog->outputs)
+        fmt::print(opts_.out, "{}", formatBuffer(b.name, last->outputs[b.name], &last->defined[b.name], limits));
+    }
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (r.stats)
+    fmt::print(opts_.err, "stats: {} scalar-function applications in {:.3f} s ({:.3g} applications/s)\n", applications,
+               seconds, seconds > 0 ? double(applications) / seconds : 0.0);
+
+  // ---- outputs: all files or none --------------------------------------------------------------------
+  if (!outputs.empty()) {
+    data::AtomicFileSet files;
+    for (const auto &[name, file] : outputs) {
+      files.stage(file, data::encodeBuffer(last->outputs.at(name)));
+      if (r.allowUndefined) files.stage(data::maskPathFor(file), data::encodeMask(last->outputs.at(name).shape, last->defined.at(name)));
+    }
+    files.commit();
+  }
+  last->inputs = std::move(inputs);
+  last->prog = std::move(prog);
+  last_ = std::move(last);
+  return true;
+}
+
+std::string Session::declSignature(const std::string &name) const {
+  const ast::Decl *d = comp_->sema().lookup(name);
+  if (!d) return "";
+  std::string mp = metaParamsText(*d);
+  switch (d->kind) {
+  case ast::Decl::Kind::Fn: {
+    const auto &f = *d->as<ast::FnDecl>();
+    std::vector<std::string> ps;
+    for (const auto &p : f.params) ps.push_back(p.name.name + ": " + ast::printType(p.type));
+    std::string attrs;
+    for (const auto &a : f.attributes) attrs += "@" + a.name + " ";
+    return fmt::format("{}fn {}{}({}){}", attrs, name, mp, fmt::join(ps, ", "),
+                       f.result ? " -> " + ast::printType(*f.result) : std::string());
+  }
+  case ast::Decl::Kind::Record: {
+    const auto &rd = *d->as<ast::RecordDecl>();
+    std::vector<std::string> fs;
+    for (const auto &f : rd.fields) fs.push_back(f.name.name + ": " + ast::printType(f.type));
+    return fmt::format("record {} {{ {} }}", name, fmt::join(fs, ", "));
+  }
+  case ast::Decl::Kind::Combine: return fmt::format("combine {}{} = {}", name, mp, ast::printCombineOp(d->as<ast::CombineDecl>()->op));
+  case ast::Decl::Kind::View: return fmt::format("view {}{} = {}", name, mp, ast::printStage(d->as<ast::ViewDecl>()->stage));
+  case ast::Decl::Kind::Mdh: {
+    const hl::Program *g = comp_->sema().genericProgram(name);
+    if (!g) return fmt::format("mdh {}{}", name, mp);
+    std::vector<std::string> in, out;
+    for (const auto &b : g->inputs) in.push_back(bufferSignature(b));
+    for (const auto &b : g->outputs) out.push_back(bufferSignature(b));
+    return fmt::format("mdh {}{} : ({}) -> ({})", name, mp, fmt::join(in, ", "), fmt::join(out, ", "));
+  }
+  }
+  return "";
+}
+
+bool Session::showType(const std::string &name) {
+  if (comp_ && comp_->sema().lookup(name)) {
+    fmt::print(opts_.out, "{}\n", declSignature(name));
+    return true;
+  }
+  if (last_) {
+    for (auto *set : {&last_->inputs, &last_->outputs}) {
+      auto it = set->find(name);
+      if (it != set->end()) {
+        fmt::print(opts_.out, "{}: {}{}  ({} of the last run)\n", name, it->second.elem.str(), data::shapeString(it->second.shape),
+                   set == &last_->inputs ? "input" : "output");
+        return true;
+      }
+    }
+  }
+  error(comp_ ? fmt::format("unknown name `{}` (`:browse` lists the declarations)", name) : "nothing is loaded");
+  return false;
+}
+
+bool Session::showInfo(const std::string &name) {
+  const ast::Decl *d = comp_ ? comp_->sema().lookup(name) : nullptr;
+  if (!d) return showType(name);
+  if (!d->doc.empty()) {
+    std::string doc = d->doc;
+    while (!doc.empty() && doc.back() == '\n') doc.pop_back();
+    fmt::print(opts_.out, "/// {}\n", doc);
+  }
+  fmt::print(opts_.out, "{}\n", declSignature(name));
+  if (d->range.valid()) {
+    const SourceFile &f = comp_->sources().file(d->range.file);
+    LineCol lc = f.lineCol(d->range.begin);
+    fmt::print(opts_.out, "  -- declared at {}:{}:{}\n", f.path(), lc.line, lc.column);
+  }
+  if (d->kind == ast::Decl::Kind::Mdh) {
+    if (const hl::Program *g = comp_->sema().genericProgram(name)) {
+      std::string text = hl::printProgram(*g);
+      fmt::print(opts_.out, "{}", text);
+      for (const auto &b : g->inputs)
+        if (!b.elem.containsParam())
+          fmt::print(opts_.out, "  -- {} as NumPy: dtype {}\n", b.name, data::dtypeOfType(b.elem).descr());
+      for (const auto &b : g->outputs)
+        if (!b.elem.containsParam())
+          fmt::print(opts_.out, "  -- {} as NumPy: dtype {}\n", b.name, data::dtypeOfType(b.elem).descr());
+    }
+    if (!d->metaParams.empty()) {
+      std::vector<std::string> ex;
+      for (const auto &p : d->metaParams) ex.push_back(p.name.name + (p.kind.name == "type" ? "=f32" : "=8"));
+      fmt::print(opts_.out, "  -- run it with `:run {} --set {}`\n", name, fmt::join(ex, ","));
+    } else {
+      fmt::print(opts_.out, "  -- run it with `:run {}`\n", name);
+    }
+  }
+  return true;
+}
+
+void Session::browse() {
+  if (!comp_) {
+    error("nothing is loaded: give a file (`mdhi FILE`) or use `:load FILE`");
+    return;
+  }
+  for (const auto &m : comp_->modules()) {
+    const SourceFile &f = comp_->sources().file(m->file);
+    fmt::print(opts_.out, "-- {}\n", f.path());
+    for (const auto &d : m->decls) fmt::print(opts_.out, "  {}\n", declSignature(d->name.name));
+  }
+}
+
+bool Session::print(const std::string &what) {
+  if (!last_) {
+    error("no run yet: `:run ENTRY` first");
+    return false;
+  }
+  auto find = [&](const std::string &name) -> std::pair<const data::BufferData *, const std::vector<uint8_t> *> {
+    if (auto it = last_->outputs.find(name); it != last_->outputs.end()) {
+      auto d = last_->defined.find(name);
+      return {&it->second, d == last_->defined.end() ? nullptr : &d->second};
+    }
+    if (auto it = last_->inputs.find(name); it != last_->inputs.end()) return {&it->second, nullptr};
+    return {nullptr, nullptr};
+  };
+  if (what.empty()) {
+    for (auto *set : {&last_->inputs, &last_->outputs})
+      for (const auto &[name, b] : *set)
+        fmt::print(opts_.out, "{} {}: {}{}\n", set == &last_->inputs ? "input " : "output", name, b.elem.str(), data::shapeString(b.shape));
+    return true;
+  }
+  std::vector<CellRef> cells;
+  std::string err;
+  if (!parseCellList(what, cells, err)) {
+    error(err);
+    return false;
+  }
+  for (const auto &c : cells) {
+    auto [buf, defined] = find(c.buffer);
+    if (!buf) {
+      error(fmt::format("no buffer `{}` in the last run (`:print` lists them)", c.buffer));
+      return false;
+    }
+    if (what.find('[') == std::string::npos) {
+      PrintLimits limits;
+      limits.maxCells = 100000;
+      fmt::print(opts_.out, "{}", formatBuffer(c.buffer, *buf, defined, limits));
+      continue;
+    }
+    bool ok = c.index.size() == buf->shape.size();
+    size_t linear = 0;
+    for (size_t s = 0; ok && s < c.index.size(); ++s) {
+      ok = c.index[s] < buf->shape[s];
+      linear = linear * size_t(buf->shape[s]) + size_t(c.index[s]);
+    }
+    if (!ok) {
+      error(fmt::format("`{}` has shape {}", c.buffer, data::shapeString(buf->shape)));
+      return false;
+    }
+    bool isDefined = !defined || (*defined)[linear];
+    fmt::print(opts_.out, "{}[{}] = {}\n", c.buffer, fmt::join(c.index, ", "),
+               isDefined ? formatElement(buf->elem, buf->element(linear)) : std::string("⊥"));
+  }
+  return true;
+}
+
+std::vector<std::string> Session::completionNames() const {
+  std::vector<std::string> names;
+  if (comp_)
+    for (const ast::Decl *d : comp_->sema().declarations()) names.push_back(d->name.name);
+  if (last_) {
+    for (const auto &[n, b] : last_->inputs) names.push_back(n);
+    for (const auto &[n, b] : last_->outputs) names.push_back(n);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+} // namespace mdh::interp
