@@ -35,6 +35,13 @@ attribute : '@' ident ;
 // ---- meta-parameters ------------------------------------------------------
 metaParams : '<' (metaParam (',' metaParam)*)? '>' ;
 metaParam  : ident ':' ident ;                  // kind is `type` or `size`
+// The `=` after a declaration's name and meta-parameters.  The lexer makes `>=`
+// one token, so `mdh m<N: size>= ...` closes the list and gives the `=` at once
+// (as Rust splits `>=` after generics); the builder reads it as `>` `=`.
+defineEq
+    : '='
+    | open='<' (metaParam (',' metaParam)*)? ('>' '=' | '>=')
+    ;
 metaArgs   : '<' (metaArg (',' metaArg)*)? '>' ;
 metaArg
     : '*'                                       # dynamicArg
@@ -67,11 +74,11 @@ param : ident ':' typeRef ;
 recordDecl : 'record' ident '{' (field (',' field)* ','?)? '}' ;
 field : ident ':' typeRef ;
 
-combineDecl : 'combine' ident metaParams? '=' combineOp ';' ;
+combineDecl : 'combine' ident defineEq combineOp ';' ;
 
-viewDecl : 'view' ident metaParams? '=' stage ';' ;
+viewDecl : 'view' ident defineEq stage ';' ;
 
-mdhDecl : 'mdh' ident metaParams? '=' stage (composeOp stage)* ';' ;
+mdhDecl : 'mdh' ident defineEq stage (composeOp stage)* ';' ;
 
 composeOp
     : '∘'

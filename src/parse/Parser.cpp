@@ -76,6 +76,9 @@ public:
       } catch (...) {
       }
     }
+    // `>=` closes a meta-parameter list only as a spelling of `> =`; name `>` alone.
+    auto has = [&](const char *t) { return std::find(expected.begin(), expected.end(), t) != expected.end(); };
+    if (has("`>`") && has("`>=`") && !has("`<=`")) expected.erase(std::find(expected.begin(), expected.end(), "`>=`"));
     std::string found = tok->getType() == antlr4::Token::EOF ? "end of file" : "`" + tok->getText() + "`";
     std::string message;
     std::string hint;
@@ -87,11 +90,42 @@ public:
     } else {
       message = fmt::format("unexpected {}", found);
     }
+    if (auto *parser = dynamic_cast<antlr4::Parser *>(recognizer)) {
+      std::string h = numberAfterDotHint(parser->getTokenStream(), tok);
+      if (!h.empty()) hint = h;
+    }
     if (hint.empty() && std::find(expected.begin(), expected.end(), "`;`") != expected.end() &&
         tok->getType() != antlr4::Token::EOF)
       hint = "a `;` may be missing before this";
     (void)msg;
     diags_.error("E0001", r, message, hint);
+  }
+
+  /// The lexer reads digits, `.`, digits as one float: `t.1.0` is `t . 1.0`, and
+  /// `2.` is `2 .` (a float needs digits after the point).  Explains both.
+  static std::string numberAfterDotHint(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    if (!ts || tok->getTokenIndex() == size_t(-1)) return {};
+    auto before = [&](size_t idx) -> antlr4::Token * { // previous token on the default channel
+      while (idx > 0) {
+        antlr4::Token *t = ts->get(--idx);
+        if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return t;
+      }
+      return nullptr;
+    };
+    antlr4::Token *dot = before(tok->getTokenIndex());
+    if (!dot || dot->getText() != ".") return {};
+    antlr4::Token *base = before(dot->getTokenIndex());
+    const std::string text = tok->getText();
+    if (tok->getType() == P::FLOAT && text.find_first_not_of("0123456789.") == std::string::npos) {
+      size_t p = text.find('.');
+      std::string a = text.substr(0, p), b = text.substr(p + 1);
+      std::string obj = base && base->getType() == P::ID ? base->getText() : "x";
+      return fmt::format("`.{}` is read as the number `{}`; write `({}.{}).{}` to access a nested tuple element", text,
+                         text, obj, a, b);
+    }
+    if (base && base->getType() == P::INT && base->getStopIndex() + 1 == dot->getStartIndex())
+      return fmt::format("`{}.` is not a number; write `{}.0`", base->getText(), base->getText());
+    return {};
   }
 
   SourceRange range(antlr4::Token *t) const {
@@ -214,8 +248,18 @@ private:
 
   void metaParams(P::MetaParamsContext *c, ast::Decl &d) {
     if (!c) return;
+    metaParamList(c->metaParam(), d);
+  }
+
+  /// `<...> =`, or `<...>=` where the lexer made `>=` one token.
+  void defineEq(P::DefineEqContext *c, ast::Decl &d) {
+    if (!c) return;
+    if (c->open) metaParamList(c->metaParam(), d);
+  }
+
+  void metaParamList(const std::vector<P::MetaParamContext *> &params, ast::Decl &d) {
     d.hasMetaParams = true;
-    for (auto *p : c->metaParam()) {
+    for (auto *p : params) {
       ast::MetaParam mp;
       auto ids = p->ident();
       if (ids.size() > 0) mp.name = ident(ids[0]);
@@ -274,7 +318,7 @@ private:
     if (!c) return cd;
     cd->range = range(c);
     cd->name = ident(c->ident());
-    metaParams(c->metaParams(), *cd);
+    defineEq(c->defineEq(), *cd);
     cd->op = combineOp(c->combineOp());
     return cd;
   }
@@ -284,7 +328,7 @@ private:
     if (!c) return vd;
     vd->range = range(c);
     vd->name = ident(c->ident());
-    metaParams(c->metaParams(), *vd);
+    defineEq(c->defineEq(), *vd);
     vd->stage = stage(c->stage());
     return vd;
   }
@@ -294,7 +338,7 @@ private:
     if (!c) return md;
     md->range = range(c);
     md->name = ident(c->ident());
-    metaParams(c->metaParams(), *md);
+    defineEq(c->defineEq(), *md);
     for (auto *s : c->stage()) md->stages.push_back(stage(s));
     for (auto *op : c->composeOp()) {
       SourceRange r = range(op);
@@ -555,7 +599,11 @@ private:
       e->kind = K::Field;
       e->operands.push_back(expr(f->expr(), depth + 1));
       if (f->ident()) e->name = ident(f->ident());
-      else if (f->INT()) e->name = {f->INT()->getText(), range(f->INT())};
+      else if (f->INT() && f->INT()->getSymbol()->getTokenIndex() != size_t(-1) &&
+               f->INT()->getText().rfind("<missing", 0) != 0)
+        e->name = {f->INT()->getText(), range(f->INT())};
+      // A field name lost to a syntax error (reported already): no follow-on errors.
+      if (e->name.empty()) e->kind = K::Error;
     } else if (auto *call = dynamic_cast<P::CallExprContext *>(c)) {
       e->kind = K::Call;
       e->name = ident(call->ident());

@@ -29,6 +29,7 @@ std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, co
   switch (e.kind) {
   case K::Error: return std::nullopt;
   case K::Int: {
+    if (e.intOverflow) return std::nullopt; // E0007 reported by the parser
     if (e.intValue > (uint64_t(1) << 62)) {
       error("E0409", e.range, "constant in index function is too large");
       return std::nullopt;
@@ -237,7 +238,8 @@ size_t integerRank(std::vector<std::vector<__int128>> m) {
 }
 } // namespace
 
-void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes) {
+void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes,
+                                const std::vector<hl::CombineOperator> &ops) {
   std::vector<size_t> live;
   for (size_t d = 0; d < outSizes.size(); ++d)
     if (outSizes[d] != SizePoly::constant(1)) live.push_back(d);
@@ -255,10 +257,20 @@ void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly>
     }
     if (!constant || live.empty()) continue;
     if (integerRank(m) < live.size()) {
+      // Name the operator of a dimension the output ignores, when there is one.
+      std::string instead;
+      for (size_t k = 0; k < live.size() && instead.empty(); ++k) {
+        bool ignored = true;
+        for (const auto &row : m) ignored &= row[k] == 0;
+        if (!ignored || live[k] >= ops.size()) continue;
+        const auto &c = ops[live[k]];
+        std::string spelt = c.kind == hl::CombineOperator::Kind::PointWise ? std::string() : c.str();
+        if (!spelt.empty()) instead = fmt::format("dimension {} point-wise, e.g. `pw(add)` instead of `{}`", live[k] + 1, spelt);
+      }
       warning("W0402", acc.range,
               fmt::format("output index function of `{}` is not injective: several MDA elements write the same cell", b.name),
-              "those writes must carry equal values (checked at run time); to sum them, make the dimension point-wise, "
-              "e.g. `pw(add)` instead of `++`");
+              "those writes must carry equal values (checked at run time); to sum them, make " +
+                  (instead.empty() ? std::string("the dimension point-wise, e.g. `pw(add)`") : instead));
     }
   }
   if (b.accesses.size() > 1)

@@ -11,6 +11,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace mdh {
 namespace {
 
@@ -57,6 +60,24 @@ std::optional<hl::BinaryOperator> liftBuiltin(hl::BuiltinOp op, const Type &t) {
 
 } // namespace
 
+void Sema::Impl::reportBadOpName(const ast::OpRef &r) {
+  // Also called by checkAll for combine declarations: the same range and message
+  // make the use in an mdh a duplicate that is not reported again.
+  const std::string &n = r.name.name;
+  if (r.name.empty() || rejectedNames.count(n)) return;
+  auto it = scope.find(n);
+  if (it != scope.end()) {
+    error("E0503", r.name.range, fmt::format("`{}` is not a function", n),
+          fmt::format("`{}` is a {}; name a function of two arguments", n, declKindName(it->second->kind)));
+    return;
+  }
+  std::vector<std::string> cands(kBuiltinOps.begin(), kBuiltinOps.end());
+  for (const auto &f : namesOfKind(ast::Decl::Kind::Fn)) cands.push_back(f);
+  std::string hint = didYouMean(n, cands);
+  error("E0301", r.name.range, fmt::format("unknown binary operator `{}`", n),
+        hint.empty() ? "use a built-in (add, mul, max, min, and, or, xor) or a function of two arguments" : hint);
+}
+
 std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, const Type &t, hl::Program &prog,
                                                             const Env &env, const Env *combineEnv) {
   switch (r.kind) {
@@ -89,18 +110,14 @@ std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, 
       if (!user) {
         if (!t.isError())
           error("E0502", r.range, fmt::format("built-in operator `{}` is not defined on `{}`", n, t.str()),
-                t.kind == Type::Kind::Record ? "declare a function `fn op(a: R, b: R) -> R` and use `pw(op)`" : "");
+                t.kind == Type::Kind::Record
+                    ? fmt::format("declare a function `fn op(a: {0}, b: {0}) -> {0}` and use `pw(op)`", t.str())
+                    : "");
         return std::nullopt;
       }
     }
     if (!user) {
-      if (userIt != scope.end()) {
-        error("E0503", r.range, fmt::format("`{}` is not a function", n));
-      } else {
-        std::vector<std::string> cands(kBuiltinOps.begin(), kBuiltinOps.end());
-        for (const auto &f : namesOfKind(ast::Decl::Kind::Fn)) cands.push_back(f);
-        error("E0301", r.range, fmt::format("unknown binary operator `{}`", n), didYouMean(n, cands));
-      }
+      reportBadOpName(r);
       return std::nullopt;
     }
     if (user->params.size() != 2) {
@@ -167,6 +184,7 @@ std::optional<hl::CombineOperator> Sema::Impl::resolveCombineOp(const ast::Combi
         pw.op.range = op.range;
         return resolveCombineOp(pw, t, prog, env);
       }
+      if (rejectedNames.count(op.name.name)) return std::nullopt;
       std::vector<std::string> cands = namesOfKind(ast::Decl::Kind::Combine);
       cands.push_back("pw");
       cands.push_back("ps");
@@ -228,7 +246,9 @@ bool Sema::Impl::bindMetaArgs(const ast::Decl &d, bool hasArgs, const std::vecto
         auto v = evalSize(*a.size, outer);
         if (!v) { ok = false; continue; }
         inner.sizes[p.name.name] = *v;
-      } else if (a.kind == ast::MetaArg::Kind::Type && a.type.kind == ast::TypeRef::Kind::Named) {
+      } else if (a.kind == ast::MetaArg::Kind::Type && a.type.kind == ast::TypeRef::Kind::Named &&
+                 !isTypeName(a.type.name.name, outer)) {
+        // A lone name parses as a type; here it is a size name.
         ast::SizeExpr se;
         se.kind = ast::SizeExpr::Kind::Name;
         se.name = a.type.name;
@@ -237,7 +257,8 @@ bool Sema::Impl::bindMetaArgs(const ast::Decl &d, bool hasArgs, const std::vecto
         if (!v) { ok = false; continue; }
         inner.sizes[p.name.name] = *v;
       } else {
-        error("E0608", a.range, fmt::format("meta-parameter `{}` of `{}` is a size, but a type was given", p.name.name, d.name.name));
+        error("E0608", a.range, fmt::format("meta-parameter `{}` of `{}` is a size, but a type was given", p.name.name, d.name.name),
+              "give a size: a number, a size meta-parameter, an expression of them, or `*` for a run-time size");
         ok = false;
       }
     } else {
@@ -256,6 +277,22 @@ bool Sema::Impl::bindMetaArgs(const ast::Decl &d, bool hasArgs, const std::vecto
 
 namespace {
 
+/// A size in an instance name: its value, `dyn` for a run-time size (`*`), or
+/// the size expression of a symbolic one spelt as an identifier (`N`, `2xN_p1`).
+std::string sizeNamePart(const SizePoly &v, const Env &env) {
+  if (auto c = v.constantValue()) return std::to_string(*c);
+  for (const auto &p : v.params())
+    if (env.dynamicSizes.count(p)) return "dyn";
+  std::string out;
+  for (char ch : v.str()) {
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') out += ch;
+    else if (ch == '*') out += 'x';
+    else if (ch == '+') out += "_p";
+    else if (ch == '-') out += "_m";
+  }
+  return out.empty() ? "dyn" : out;
+}
+
 /// The three stages of an mdh after following view references.
 struct ResolvedStages {
   const ast::Stage *out = nullptr, *hom = nullptr, *inp = nullptr;
@@ -271,14 +308,19 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
     error("E0610", use, "mdh aliases refer to each other in a cycle or nest more than 32 deep");
     return nullptr;
   }
-  struct DepthGuard { int &d; ~DepthGuard() { --d; } } guard{instantiationDepth};
+  struct DepthGuard {
+    int &d;
+    std::vector<const ast::Decl *> &stack;
+    ~DepthGuard() { --d; stack.pop_back(); }
+  } guard{instantiationDepth, mdhStack};
+  mdhStack.push_back(&d);
 
   // An alias `mdh x = other<args>;`
   if (d.stages.size() == 1 && d.stages[0].kind == ast::Stage::Kind::Ref) {
     const ast::Stage &s = d.stages[0];
     auto it = scope.find(s.name.name);
     if (it == scope.end() || it->second->kind != ast::Decl::Kind::Mdh) {
-      if (!s.name.empty())
+      if (!s.name.empty() && !rejectedNames.count(s.name.name))
         error("E0611", s.name.range,
               it == scope.end() ? fmt::format("unknown mdh `{}`", s.name.name) : fmt::format("`{}` is not an mdh", s.name.name),
               it == scope.end() ? didYouMean(s.name.name, namesOfKind(ast::Decl::Kind::Mdh))
@@ -286,11 +328,25 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       return nullptr;
     }
     const auto &target = *it->second->as<ast::MdhDecl>();
+    if (auto pos = std::find(mdhStack.begin(), mdhStack.end(), &target); pos != mdhStack.end()) {
+      // A cycle: report it once (whichever member is checked first), without
+      // a chain of "in the instance" notes around it.
+      std::set<const ast::Decl *> members(pos, mdhStack.end());
+      inAliasCycle.insert(members.begin(), members.end());
+      if (reportedCycles.insert(members).second) {
+        std::vector<std::string> path;
+        for (auto p = pos; p != mdhStack.end(); ++p) path.push_back("`" + (*p)->name.name + "`");
+        path.push_back("`" + target.name.name + "`");
+        error("E0610", s.range, "mdh aliases refer to each other in a cycle or nest more than 32 deep",
+              fmt::format("the cycle is {}; make one of them a full mdh expression", fmt::join(path, " -> ")));
+      }
+      return nullptr;
+    }
     Env inner;
     if (!bindMetaArgs(target, s.hasMetaArgs, s.metaArgs, env, inner, s.range)) return nullptr;
     size_t before = diags.errorCount();
     auto prog = instantiateMdh(target, inner, s.range);
-    if (diags.errorCount() != before) note(s.range, fmt::format("in the instance `{}` used by `{}`", s.name.name, d.name.name));
+    if (diags.errorCount() != before && !inAliasCycle.count(&target)) note(s.range, fmt::format("in the instance `{}` used by `{}`", s.name.name, d.name.name));
     if (prog) prog->name = d.name.name;
     return prog;
   }
@@ -310,6 +366,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
     auto it = scope.find(s.name.name);
     const ast::ViewDecl *vd = it != scope.end() ? it->second->as<ast::ViewDecl>() : nullptr;
     if (!vd) {
+      if (rejectedNames.count(s.name.name)) return nullptr;
       error("E0612", s.name.range,
             it == scope.end() ? fmt::format("unknown view `{}`", s.name.name) : fmt::format("`{}` is not a view", s.name.name),
             it == scope.end() ? didYouMean(s.name.name, namesOfKind(ast::Decl::Kind::View))
@@ -384,6 +441,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
 
   // ---- views: buffers, element types and index functions -----------------------------------------
   bool viewsOk = true;
+  bool badElementType = false;
   auto buildView = [&](const ast::Stage &view, const Env &venv, std::vector<hl::Buffer> &out, bool isOutput) {
     std::set<std::string> names;
     if (view.hasMetaArgs && view.metaArgs.size() != view.buffers.size()) {
@@ -413,8 +471,11 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
         else { error("E0621", a.range, "expected an element type"); ok = false; }
         if (buf.elem.kind == Type::Kind::Unit) {
           error("E0622", a.range, "a buffer's element type cannot be `()`");
+          buf.elem = Type::error();
           ok = false;
         }
+        if (buf.elem.isError()) badElementType = true; // reported; f cannot be judged against it
+
       } else {
         buf.elem = Type::error(); // deduced from f below
       }
@@ -484,7 +545,10 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
             "give them explicitly, e.g. `inp_view<f32, f32>(...)`");
       ok = false;
     } else if (bop && !builtinApplies(*bop, inTypes[0])) {
-      error("E0502", fr.range, fmt::format("built-in operator `{}` is not defined on `{}`", sym, inTypes[0].str()));
+      error("E0502", fr.range, fmt::format("built-in operator `{}` is not defined on `{}`", sym, inTypes[0].str()),
+            inTypes[0].kind == Type::Kind::Record
+                ? fmt::format("declare a function `fn f(a: {0}, b: {0}) -> {0}` and name it in md_hom", inTypes[0].str())
+                : "");
       ok = false;
     } else {
       // Synthesise f(a, b) = a ⊕ b so that every later stage sees one shape.
@@ -524,7 +588,9 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   } else {
     auto it = scope.find(fr.name.name);
     const ast::FnDecl *fn = it != scope.end() ? it->second->as<ast::FnDecl>() : nullptr;
-    if (!fn) {
+    if (!fn && rejectedNames.count(fr.name.name)) {
+      ok = false; // its declaration was refused (E0204/E0222)
+    } else if (!fn) {
       std::vector<std::string> cands = namesOfKind(ast::Decl::Kind::Fn);
       for (const auto &b : kBuiltinOps) cands.push_back(b);
       error("E0628", fr.range,
@@ -560,9 +626,13 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
         }
         std::optional<std::map<std::string, Type>> bound;
         if (inputsKnown) {
-          bound = bindFnTypeArgs(*fn, fr.hasMetaArgs, fr.metaArgs, &argTypes, env, fr.range);
+          FnArgSources sources;
+          sources.buffers.assign(offset, "");
+          for (const auto &b : prog->inputs)
+            for (size_t a = 0; a < b.accesses.size(); ++a) sources.buffers.push_back(b.name);
+          bound = bindFnTypeArgs(*fn, fr.hasMetaArgs, fr.metaArgs, &argTypes, env, fr.range, true, &sources);
         } else {
-          bound = bindFnTypeArgs(*fn, fr.hasMetaArgs, fr.metaArgs, nullptr, env, fr.range);
+          bound = bindFnTypeArgs(*fn, fr.hasMetaArgs, fr.metaArgs, nullptr, env, fr.range, !badElementType);
         }
         const hl::ScalarFunction *f = bound ? instantiateFn(*fn, *bound, *prog, fr.range) : nullptr;
         if (!f) {
@@ -666,7 +736,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   for (size_t b = 0; b < prog->inputs.size(); ++b) deriveShape(prog->inputs[b], prog->sizes, st.inp->buffers[b], st.inpEnv, false);
   for (size_t b = 0; b < prog->outputs.size(); ++b) {
     deriveShape(prog->outputs[b], outSizes, st.out->buffers[b], st.outEnv, true);
-    checkInjective(prog->outputs[b], outSizes);
+    checkInjective(prog->outputs[b], outSizes, prog->ops);
   }
   for (const auto &b : prog->inputs)
     for (const auto &a : b.accesses)
@@ -684,7 +754,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   for (const auto &p : d.metaParams) {
     if (auto it = env.types.find(p.name.name); it != env.types.end()) prog->instanceName += "_" + mangle(it->second);
     else if (auto is = env.sizes.find(p.name.name); is != env.sizes.end())
-      prog->instanceName += "_" + (is->second.constantValue() ? std::to_string(*is->second.constantValue()) : std::string("dyn"));
+      prog->instanceName += "_" + sizeNamePart(is->second, env);
   }
   for (const auto &b : prog->inputs)
     if (b.elem.kind == Type::Kind::Record) {

@@ -10,7 +10,10 @@
  */
 #include "sema/SemaImpl.h"
 
+#include "ast/Printer.h"
+
 #include <cmath>
+#include <functional>
 #include <fmt/format.h>
 
 namespace mdh {
@@ -93,8 +96,10 @@ public:
     bool declaredResult = fn.result.has_value();
     if (declaredResult) {
       out.result = I.resolveType(*fn.result, env);
-      if (out.result.kind == Type::Kind::Unit)
+      if (out.result.kind == Type::Kind::Unit) {
         I.error("E0304", fn.result->range, "a scalar function must return a value, not `()`");
+        out.result = Type::error(); // no follow-on mismatch with the returned values
+      }
     } else if (!fn.exprBody) {
       I.error("E0305", fn.name.range, fmt::format("function `{}` has a block body but no result type", fn.name.name),
               "add `-> T` after the parameter list");
@@ -200,10 +205,12 @@ private:
                   fmt::format("declare it first with `let mut {} = ...;`", s.name.name));
         return nullptr;
       }
-      if (!mutableSlot[slot])
+      if (!mutableSlot[slot] && size_t(slot) < out.numParams)
+        I.error("E0309", s.name.range, fmt::format("cannot assign to parameter `{}`", s.name.name),
+                "parameters are immutable; copy into a `let mut` variable");
+      else if (!mutableSlot[slot])
         I.error("E0309", s.name.range, fmt::format("cannot assign twice to immutable `{}`", s.name.name),
-                size_t(slot) < out.numParams ? "parameters are immutable; copy into a `let mut` variable"
-                                             : fmt::format("declare it with `let mut {}`", s.name.name));
+                fmt::format("declare it with `let mut {}`", s.name.name));
       Type t = out.localTypes[slot];
       SExprPtr v = s.value ? expr(*s.value, &t) : nullptr;
       if (!v) return nullptr;
@@ -446,7 +453,8 @@ private:
     case K::Record: {
       auto it = I.scope.find(e.name.name);
       if (it == I.scope.end() || it->second->kind != ast::Decl::Kind::Record) {
-        I.error("E0320", e.name.range, fmt::format("unknown record type `{}`", e.name.name),
+        if (!I.rejectedNames.count(e.name.name))
+          I.error("E0320", e.name.range, fmt::format("unknown record type `{}`", e.name.name),
                 I.didYouMean(e.name.name, I.namesOfKind(ast::Decl::Kind::Record)));
         for (const auto &fi : e.fields) if (fi.value) expr(*fi.value, nullptr);
         return errorExpr(e.range);
@@ -458,10 +466,16 @@ private:
       for (const auto &fi : e.fields) {
         int idx = info->fieldIndex(fi.name.name);
         if (idx < 0) {
-          std::vector<std::string> names;
-          for (const auto &fl : info->fields) names.push_back(fl.name);
-          I.error("E0318", fi.name.range, fmt::format("record `{}` has no field `{}`", info->name, fi.name.name),
-                  I.didYouMean(fi.name.name, names));
+          // Suggest a field the construction does not give yet: the likely intent.
+          std::vector<std::string> notGiven;
+          for (const auto &fl : info->fields) {
+            bool given = false;
+            for (const auto &other : e.fields) given |= other.name.name == fl.name;
+            if (!given) notGiven.push_back(fl.name);
+          }
+          std::string hint = I.didYouMean(fi.name.name, notGiven);
+          if (hint.empty() && notGiven.size() == 1) hint = fmt::format("the field not given yet is `{}`", notGiven[0]);
+          I.error("E0318", fi.name.range, fmt::format("record `{}` has no field `{}`", info->name, fi.name.name), hint);
           if (fi.value) expr(*fi.value, nullptr);
           continue;
         }
@@ -577,6 +591,7 @@ private:
     const BuiltinInfo *b = findBuiltin(n);
     if (!b) {
       for (const auto &a : e.operands) expr(*a, nullptr);
+      if (I.rejectedNames.count(n)) return errorExpr(e.range); // declaration refused (E0204/E0222)
       std::vector<std::string> cands;
       for (const auto &bi : kBuiltins) cands.push_back(bi.name);
       for (const auto &f : I.namesOfKind(ast::Decl::Kind::Fn)) cands.push_back(f);
@@ -659,7 +674,9 @@ private:
     }
     for (const auto &t : types)
       if (t.isError()) return errorExpr(e.range);
-    auto bound = I.bindFnTypeArgs(callee, false, {}, &types, env, e.range);
+    Sema::Impl::FnArgSources sources;
+    sources.call = true;
+    auto bound = I.bindFnTypeArgs(callee, false, {}, &types, env, e.range, true, &sources);
     if (!bound) return errorExpr(e.range);
     const hl::ScalarFunction *inst = I.instantiateFn(callee, *bound, prog, e.range);
     if (!inst) return errorExpr(e.range);
@@ -706,7 +723,7 @@ std::optional<std::map<std::string, Type>> Sema::Impl::bindFnTypeArgs(const ast:
                                                                       const std::vector<ast::MetaArg> &metaArgs,
                                                                       const std::vector<Type> *argTypes,
                                                                       const Env &env, SourceRange use,
-                                                                      bool reportFailure) {
+                                                                      bool reportFailure, const FnArgSources *sources) {
   std::map<std::string, Type> bound;
   if (hasMetaArgs) {
     if (metaArgs.size() > fn.metaParams.size()) {
@@ -731,10 +748,23 @@ std::optional<std::map<std::string, Type>> Sema::Impl::bindFnTypeArgs(const ast:
     for (size_t i = 0; i < fn.params.size() && i < argTypes->size(); ++i) {
       if ((*argTypes)[i].isError()) return std::nullopt;
       if (!unify(fn.params[i].type, (*argTypes)[i], fn, bound, declEnv)) {
-        if (reportFailure) {
+        if (reportFailure && sources && i < sources->buffers.size() && !sources->buffers[i].empty()) {
+          // md_hom's f: no call in the source, so name the parameter and the buffer.
+          Env partial = declEnv;
+          for (const auto &[k, v] : bound) partial.types[k] = v;
           diags.pushSilence();
-          std::map<std::string, Type> partial = bound;
+          Type pt = resolveType(fn.params[i].type, partial);
           diags.popSilence();
+          std::string written = printType(fn.params[i].type);
+          std::string shown = pt.isError() || pt.str() == written
+                                  ? fmt::format("`{}`", written)
+                                  : fmt::format("`{}` (here `{}`)", written, pt.str());
+          error("E0630", fn.params[i].range,
+                fmt::format("parameter `{}` of `{}` has type {}, but buffer `{}` holds `{}`", fn.params[i].name.name,
+                            fn.name.name, shown, sources->buffers[i], (*argTypes)[i].str()),
+                "change the parameter or the view's element type");
+          note(use, fmt::format("`{}` is md_hom's scalar function here", fn.name.name));
+        } else if (reportFailure) {
           error("E0333", use, fmt::format("argument {} of `{}` has type `{}`, which does not match its parameter `{}`",
                                           i + 1, fn.name.name, (*argTypes)[i].str(), fn.params[i].name.name));
           note(fn.params[i].range, "parameter declared here");
@@ -745,9 +775,28 @@ std::optional<std::map<std::string, Type>> Sema::Impl::bindFnTypeArgs(const ast:
   }
   for (const auto &p : fn.metaParams)
     if (!p.name.empty() && !bound.count(p.name.name)) {
-      if (reportFailure)
-        error("E0334", use, fmt::format("cannot deduce type parameter `{}` of `{}`", p.name.name, fn.name.name),
-              fmt::format("give it explicitly, e.g. `{}<f32>`, or give the view's element types", fn.name.name));
+      if (reportFailure) {
+        std::function<bool(const ast::TypeRef &)> mentions = [&](const ast::TypeRef &t) {
+          if (t.kind == ast::TypeRef::Kind::Named) return t.name.name == p.name.name;
+          for (const auto &e : t.elems)
+            if (mentions(e)) return true;
+          return false;
+        };
+        bool inParams = false;
+        for (const auto &prm : fn.params) inParams |= mentions(prm.type);
+        std::string hint;
+        if (sources && sources->call)
+          hint = fmt::format("`{}` appears in no parameter type of `{}`, so no call can deduce it (calls take no "
+                             "meta-arguments); use it in a parameter type or remove it",
+                             p.name.name, fn.name.name);
+        else if (!inParams)
+          hint = fmt::format("`{}` appears in no parameter type of `{}`; give it explicitly, e.g. `{}<{}>`",
+                             p.name.name, fn.name.name, fn.name.name,
+                             fmt::join(std::vector<std::string>(fn.metaParams.size(), "f32"), ", "));
+        else
+          hint = fmt::format("give it explicitly, e.g. `{}<f32>`, or give the view's element types", fn.name.name);
+        error("E0334", use, fmt::format("cannot deduce type parameter `{}` of `{}`", p.name.name, fn.name.name), hint);
+      }
       return std::nullopt;
     }
   return bound;

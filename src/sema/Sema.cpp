@@ -63,7 +63,7 @@ std::vector<std::string> Sema::Impl::namesOfKind(ast::Decl::Kind k) const {
 Sema::Sema(const SourceManager &sm, DiagnosticEngine &diags) : impl_(std::make_unique<Impl>(sm, diags)) {}
 Sema::~Sema() = default;
 
-static const char *declKindName(ast::Decl::Kind k) {
+const char *declKindName(ast::Decl::Kind k) {
   switch (k) {
   case ast::Decl::Kind::Fn: return "function";
   case ast::Decl::Kind::Record: return "record";
@@ -81,6 +81,7 @@ void Sema::addModule(const ast::Module &m) {
     if (!primitiveByName(d->name.name).isError()) {
       I.error("E0204", d->name.range, fmt::format("`{}` is a built-in type and cannot be redefined", d->name.name),
               fmt::format("choose another name for the {}", declKindName(d->kind)));
+      I.rejectedNames.insert(d->name.name);
       continue;
     }
     static const std::set<std::string> reserved = {"add", "mul", "max", "min", "and", "or", "xor", "sqrt", "exp",
@@ -89,6 +90,7 @@ void Sema::addModule(const ast::Module &m) {
     if (reserved.count(d->name.name)) {
       I.error("E0222", d->name.range, fmt::format("`{}` is a built-in operation and cannot be redefined", d->name.name),
               "choose another name; the built-in is always available without a declaration");
+      I.rejectedNames.insert(d->name.name); // uses of the name are not reported again
       continue;
     }
     auto [it, inserted] = I.scope.emplace(d->name.name, d.get());
@@ -203,12 +205,18 @@ Type Sema::Impl::resolveType(const ast::TypeRef &t, const Env &env) {
     for (const auto &[k, v] : env.types) cands.push_back(k);
     if (it != scope.end())
       error("E0213", t.range, fmt::format("`{}` is a {}, not a type", n, declKindName(it->second->kind)));
-    else
+    else if (!rejectedNames.count(n))
       error("E0214", t.range, fmt::format("unknown type `{}`", n), didYouMean(n, cands));
     return Type::error();
   }
   }
   return Type::error();
+}
+
+bool Sema::Impl::isTypeName(const std::string &n, const Env &env) const {
+  if (env.types.count(n) || !primitiveByName(n).isError()) return true;
+  auto it = scope.find(n);
+  return it != scope.end() && it->second->kind == ast::Decl::Kind::Record;
 }
 
 Env Sema::Impl::genericEnv(const ast::Decl &d) const {
@@ -228,7 +236,7 @@ std::optional<SizePoly> Sema::Impl::evalSize(const ast::SizeExpr &e, const Env &
   case K::Int: return SizePoly::constant(e.value);
   case K::Name: {
     if (auto it = env.sizes.find(e.name.name); it != env.sizes.end()) return it->second;
-    if (env.types.count(e.name.name)) {
+    if (isTypeName(e.name.name, env)) {
       error("E0215", e.range, fmt::format("`{}` is a type, not a size", e.name.name));
       return std::nullopt;
     }
@@ -315,8 +323,7 @@ void Sema::checkAll() {
           static const std::set<std::string> builtins = {"add", "mul", "max", "min", "and", "or", "xor"};
           auto it = I.scope.find(r.name.name);
           if (!builtins.count(r.name.name) && (it == I.scope.end() || it->second->kind != ast::Decl::Kind::Fn))
-            I.error("E0301", r.name.range, fmt::format("unknown binary operator `{}`", r.name.name),
-                    "use a built-in (add, mul, max, min, and, or, xor) or a function of two arguments");
+            I.reportBadOpName(r);
         }
         for (const auto &e : r.elems) visit(e);
       };

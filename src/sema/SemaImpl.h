@@ -15,6 +15,9 @@
 
 namespace mdh {
 
+/// "function", "record", ... for messages.
+const char *declKindName(ast::Decl::Kind k);
+
 struct Env {
   std::map<std::string, Type> types;
   std::map<std::string, SizePoly> sizes;
@@ -31,6 +34,10 @@ struct Sema::Impl {
   std::map<std::string, std::unique_ptr<hl::Program>> generic;
   std::set<std::tuple<std::string, uint32_t, uint32_t, uint32_t, std::string>> reported;
   int instantiationDepth = 0;
+  std::vector<const ast::Decl *> mdhStack;            ///< mdh declarations being instantiated
+  std::set<std::set<const ast::Decl *>> reportedCycles; ///< alias cycles reported (E0610 once each)
+  std::set<const ast::Decl *> inAliasCycle;           ///< members of those cycles (no note chains)
+  std::set<std::string> rejectedNames;                ///< declarations refused by addModule (E0204, E0222)
 
   Impl(const SourceManager &s, DiagnosticEngine &d) : sm(s), diags(d) {}
 
@@ -50,6 +57,8 @@ struct Sema::Impl {
 
   // ---- types --------------------------------------------------------------------------------
   Type resolveType(const ast::TypeRef &t, const Env &env);
+  /// Whether `n` names a type here: a type meta-parameter, a built-in type or a record.
+  bool isTypeName(const std::string &n, const Env &env) const;
   Env genericEnv(const ast::Decl &d) const;
 
   // ---- sizes --------------------------------------------------------------------------------
@@ -59,16 +68,24 @@ struct Sema::Impl {
   /// Type-checks an instance of `fn` with its type parameters bound by `typeArgs`.
   const hl::ScalarFunction *instantiateFn(const ast::FnDecl &fn, const std::map<std::string, Type> &typeArgs,
                                           hl::Program &prog, SourceRange use);
+  /// Where the argument types given to bindFnTypeArgs come from, for its messages.
+  struct FnArgSources {
+    bool call = false;                ///< a call in a function body (takes no meta-arguments)
+    std::vector<std::string> buffers; ///< md_hom's f: the input buffer of each argument ("" for `idx`)
+  };
   /// Binds `fn`'s type parameters from explicit meta-arguments and/or argument types.
   std::optional<std::map<std::string, Type>> bindFnTypeArgs(const ast::FnDecl &fn, bool hasMetaArgs,
                                                             const std::vector<ast::MetaArg> &metaArgs,
                                                             const std::vector<Type> *argTypes, const Env &env,
-                                                            SourceRange use, bool reportFailure = true);
+                                                            SourceRange use, bool reportFailure = true,
+                                                            const FnArgSources *sources = nullptr);
   bool unify(const ast::TypeRef &pattern, const Type &actual, const ast::FnDecl &fn,
              std::map<std::string, Type> &bound, const Env &declEnv);
   std::vector<const ast::FnDecl *> fnStack; ///< recursion detection
 
   // ---- combine operators (Instantiate.cpp) -------------------------------------------------------
+  /// E0301/E0503 for the name of a Named OpRef that is not a function.
+  void reportBadOpName(const ast::OpRef &r);
   std::optional<hl::BinaryOperator> resolveOpRef(const ast::OpRef &r, const Type &t, hl::Program &prog,
                                                   const Env &env, const Env *combineEnv);
   std::optional<hl::CombineOperator> resolveCombineOp(const ast::CombineOp &op, const Type &t, hl::Program &prog,
@@ -89,7 +106,8 @@ struct Sema::Impl {
                    std::vector<std::string> *dimNames);
   void deriveShape(hl::Buffer &b, const std::vector<SizePoly> &indexSetSizes, const ast::BufferView &view,
                    const Env &env, bool isOutput);
-  void checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes);
+  void checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes,
+                      const std::vector<hl::CombineOperator> &ops);
 };
 
 
