@@ -21,6 +21,7 @@
 #ifdef MDH_HAVE_LIBEDIT
 #include <cerrno>
 #include <histedit.h>
+#include <signal.h>
 #endif
 
 namespace mdh::interp {
@@ -64,12 +65,16 @@ public:
   bool readLine(const std::string &prompt, std::string &line) {
     prompt_ = prompt;
 #ifdef MDH_HAVE_LIBEDIT
-    auto previous = std::signal(SIGINT, [](int) {});
+    // Ctrl-C interrupts the read (no SA_RESTART) instead of ending the program.
+    struct sigaction ignore = {}, previous = {};
+    ignore.sa_handler = [](int) {};
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGINT, &ignore, &previous);
     int count = 0;
     errno = 0;
     const char *text = el_gets(el_, &count);
     const bool interrupted = !text && errno == EINTR;
-    std::signal(SIGINT, previous);
+    sigaction(SIGINT, &previous, nullptr);
     if (interrupted) { // Ctrl-C: drop the line, keep the session
       std::fputs("\n", stdout);
       line.clear();

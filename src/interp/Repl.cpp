@@ -26,8 +26,9 @@ const CommandInfo kCommands[] = {
     {"type", "NAME", "the signature of a declaration, or the type of a buffer of the last run"},
     {"info", "NAME", "documentation, location and details of a declaration"},
     {"browse", "", "list the declarations of every loaded module"},
-    {"set", "[NAME=VALUE,...] [--seed N] [--precise] [--trap-overflow] [--allow-undefined] [--stats]",
-     "remember settings for the following runs; without arguments, show them"},
+    {"set", "[NAME=VALUE,...] [FLAGS]",
+     "remember settings for the following runs (FLAGS: --seed N --precise --trap-overflow --allow-undefined "
+     "--stats --quiet --print-limit N); without arguments, show them"},
     {"unset", "NAME | --FLAG", "forget a remembered setting"},
     {"print", "[BUFFER | BUFFER[i,j]]", "a buffer or cell of the last run; without arguments, list them"},
     {"help", "", "this text"},

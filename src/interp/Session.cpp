@@ -120,15 +120,17 @@ bool Session::rebuild(const std::vector<std::string> &files, const std::string &
 }
 
 bool Session::load(const std::vector<std::string> &files) {
-  if (rebuild(files, replText_, true)) {
-    files_ = files;
-    last_.reset();
-    return true;
-  }
-  files_ = files; // so that :reload retries after the files are fixed
-  comp_.reset();
+  files_ = files; // remembered even on failure, so that :reload retries after the files are fixed
   last_.reset();
-  return false;
+  if (!rebuild(files, "", true)) {
+    comp_.reset();
+    return false;
+  }
+  if (!replText_.empty() && !rebuild(files, replText_, false)) {
+    fmt::print(opts_.err, "note: the declarations typed earlier do not compile with these files; they were dropped\n");
+    replText_.clear();
+  }
+  return true;
 }
 
 bool Session::reload() {

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The REPL driven by a script on stdin: every command, abbreviations,
+# multi-line declarations, and errors that do not end the session.
+# usage: repl_script_test.sh MDHI SOURCE_DIR
+set -u
+MDHI=$1
+SRC=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+cp "$SRC/examples/matvec.mdh" .
+out=$("$MDHI" matvec.mdh 2>&1 <<'SCRIPT'
+:type matvec
+:t mv_in
+:info matvec
+:browse
+:set T=i32,I=3,K=2 --seed 4
+:set
+:run matvec
+:print w
+:print w[1]
+:print
+:ru matvec --cells w[2]
+:run matvec --set T=f64 --precise --cells 'w[0]'
+:bogus
+:run nonexistent
+:type nothing
+mdh mine = matvec<i64, 2, 2>;
+mine
+fn twice(x: i32) -> i32 {
+  let y = x + x;
+  return y;
+}
+:type twice
+:{
+record Pair {
+  a: i32,
+  b: f64,
+}
+:}
+:i Pair
+mdh broken = nonsense<f32>;
+:t twice
+:unset T
+:run matvec
+:load missing.mdh
+:t matvec
+:load matvec.mdh
+:reload
+:t matvec
+:h
+:q
+:type matvec
+SCRIPT
+)
+rc=$?
+failures=0
+check() {
+  if grep -qE -- "$1" <<<"$out"; then echo "ok:   $2"; else echo "FAIL: $2 (no /$1/)"; failures=$((failures + 1)); fi
+}
+check '^mdh matvec<T: type, I: size, K: size> : \(M: T\[I, K\], v: T\[K\]\) -> \(w: T\[I\]\)' ":type of an mdh"
+check '^view mv_in<T: type, I: size, K: size> = inp_view' ":t abbreviation, a view"
+check '^/// Matrix-vector product' ":info shows the documentation"
+check 'declared at .*matvec.mdh:[0-9]+:[0-9]+' ":info shows the location"
+check 'out_view<T>\( w: \(i,k\) -> \(i\) \)' ":info shows the program"
+check '^-- .*std.mdh' ":browse lists the modules"
+check '^settings: T=i32,I=3,K=2' ":set remembers settings"
+check 'seed: 4' ":set --seed"
+check '^w: i32\[3\] = \[' ":run with remembered settings"
+check '^w\[1\] = -?[0-9]+$' ":print a cell"
+check '^output w: i32\[3\]' ":print lists buffers"
+check '^w\[2\] = -?[0-9]+$' ":ru abbreviation with --cells"
+check '^w\[0\] = .*\(reference .*bound' ":run --precise --cells"
+check 'error: unknown command `:bogus`' "unknown command"
+check '`nonexistent` is not an mdh declaration' "unknown entry"
+check 'unknown name `nothing`' ":type of an unknown name"
+check '^w: i64\[2\] = \[' "a declaration typed in, then run by name"
+check '^fn twice\(x: i32\) -> i32' "a multi-line function"
+check '^record Pair \{ a: i32, b: f64 \}' ":{ ... :} block and :i"
+check 'error\[E[0-9]+\]: .*nonsense' "a bad declaration is reported"
+check 'no value given for meta-parameter `T`' ":unset"
+check 'cannot read|not found|No such file' ":load of a missing file"
+check 'error: nothing is loaded' "a failed :load unloads"
+check '^loaded matvec.mdh' ":load"
+check '^reloaded matvec.mdh' ":reload"
+check 'Commands \(any unambiguous prefix works' ":help"
+if grep -q '^mdh matvec<T: type.*$' <<<"$(sed -n '/^Commands/,$p' <<<"$out")"; then
+  echo "FAIL: input after :q was read"; failures=$((failures + 1))
+else
+  echo "ok:   :q ends the session"
+fi
+[ "$rc" -eq 1 ] && echo "ok:   exit status 1 after errors in a script" || { echo "FAIL: exit status $rc"; failures=$((failures + 1)); }
+if [ "$failures" -ne 0 ]; then
+  echo "---- transcript ----"; echo "$out"; echo "$failures failure(s)"; exit 1
+fi
+echo "all REPL script tests passed"
