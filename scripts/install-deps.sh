@@ -14,6 +14,7 @@ packages=(
   llvm-14-tools clang-14 libclang-rt-14-dev  # FileCheck golden tests, libFuzzer
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL backend on the CPU
   python3-numpy                         # independent references in tests
+  python3-pexpect tmux                  # interpreter REPL tests on a terminal
 )
 missing=()
 for p in "${packages[@]}"; do
