@@ -43,7 +43,7 @@ struct NativeArith {
     default: {
       uint64_t raw = 0;
       std::memcpy(&raw, p, size_t(intarith::width(k) / 8)); // little-endian host
-      v.bits = intarith::canonical(k, raw);
+      v.bits = k == Type::Kind::Bool ? uint64_t(raw != 0) : intarith::canonical(k, raw);
       return v;
     }
     }

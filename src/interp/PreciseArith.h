@@ -98,7 +98,7 @@ struct PreciseArith {
     }
     uint64_t raw = 0;
     std::memcpy(&raw, p, size_t(intarith::width(k) / 8));
-    return fromBits(intarith::canonical(k, raw));
+    return fromBits(k == Type::Kind::Bool ? uint64_t(raw != 0) : intarith::canonical(k, raw));
   }
 
   /// Stores the value rounded to the declared type.
