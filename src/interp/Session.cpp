@@ -74,12 +74,13 @@ void storePrecise(const Type &elem, const PreciseCell &c, uint8_t *dst) {
   }
 }
 
-std::string preciseLeafText(const std::string &cell, const PreciseLeaf &l) {
+/// `C[1, 2] = 1.5  (reference 1.5000…, Σ|terms| 3.5, 4 terms, k 4, bound 8.3e-07)`
+std::string preciseLeafText(const std::string &cell, const PreciseLeaf &l, uint64_t terms) {
   std::string name = cell + l.path;
-  if (!l.isFloat) return fmt::format("{} = {}  (exact)\n", name, l.text);
-  double rounded = l.kind == Type::Kind::F32 ? double(float(l.value)) : double(l.value);
-  return fmt::format("{} = {}  (reference {}, Σ|terms| {:.6g}, k {:.3g}, bound {:.3g})\n", name, rounded, l.text, l.absSum,
-                     l.roundings, l.errorBound);
+  if (!l.isFloat) return fmt::format("{} = {}  (exact, {} term{})\n", name, l.text, terms, terms == 1 ? "" : "s");
+  std::string rounded = l.kind == Type::Kind::F32 ? fmt::format("{}", float(l.value)) : fmt::format("{}", double(l.value));
+  return fmt::format("{} = {}  (reference {}, Σ|terms| {:.6g}, {} term{}, k {:.3g}, bound {:.3g})\n", name, rounded, l.text,
+                     l.absSum, terms, terms == 1 ? "" : "s", l.roundings, l.errorBound);
 }
 
 } // namespace
@@ -309,8 +310,7 @@ bool Session::runChecked(const RunRequest &r) {
         std::string name = c.cell.index.empty() ? c.cell.buffer : fmt::format("{}[{}]", c.cell.buffer, fmt::join(c.cell.index, ", "));
         if (!r.quiet) {
           if (!c.defined) fmt::print(opts_.out, "{} = ⊥  (no output index function writes it)\n", name);
-          for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l));
-          if (c.defined) fmt::print(opts_.out, "{}  terms: {}\n", std::string(name.size(), ' '), c.terms);
+          for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l, c.terms));
         }
       }
     } else {
@@ -348,7 +348,7 @@ bool Session::runChecked(const RunRequest &r) {
         if (perBuffer[c.cell.buffer] > r.printLimit) continue;
         std::string name = c.cell.index.empty() ? c.cell.buffer : fmt::format("{}[{}]", c.cell.buffer, fmt::join(c.cell.index, ", "));
         if (!c.defined) fmt::print(opts_.out, "{} = ⊥\n", name);
-        for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l));
+        for (const auto &l : c.leaves) fmt::print(opts_.out, "{}", preciseLeafText(name, l, c.terms));
       }
     for (const auto &[name, n] : perBuffer)
       if (n > r.printLimit && !r.quiet)
