@@ -74,6 +74,8 @@ int main(int argc, char **argv) {
     for (int i = 0; i < generate; ++i) {
       uint64_t s = seed * 1000003 + uint64_t(i);
       auto g = testing::generateProgram(s);
+      if (verbose) fmt::print("--- generated #{} (seed {}): {}\n{}", i, s, g.summary, g.source);
+      std::fflush(stdout);
       runOne("generated.mdh", g.source, g.entry, {}, s, fmt::format("generated #{} (seed {}): {}", i, s, g.summary));
     }
   } else {

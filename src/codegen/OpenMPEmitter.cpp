@@ -189,9 +189,9 @@ private:
       return;
     }
     open("");
-    line(fmt::format("const {} mdh_v = {};", E, v));
+    line(fmt::format("const {} mdh_store = {};", E, v));
     for (size_t i = 0; i < comps.size(); ++i)
-      line(fmt::format("out_{}[{}] = mdh_v._{};", comps[i].first->name,
+      line(fmt::format("out_{}[{}] = mdh_store._{};", comps[i].first->name,
                        linearIndex(*comps[i].first, comps[i].first->accesses[comps[i].second], c), i));
     close();
   }
@@ -265,7 +265,7 @@ private:
   }
 
   void canonical() {
-    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(size_t(mdh_cells));", E));
+    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
     line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
     open("for (int64_t q = 0; q < mdh_cells; ++q)");
     decodeOutCell("q", "c");
@@ -356,7 +356,7 @@ private:
     line(fmt::format("const int64_t mdh_parts = {};", parts));
     line(fmt::format("const int64_t mdh_red_parts = {};", redParts));
     std::string temp = "mdh_tmp.data()";
-    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(size_t(mdh_cells * mdh_red_parts));", E));
+    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     // Per-thread staging regions and (large) accumulators.
@@ -378,7 +378,7 @@ private:
         std::iota(layout.begin(), layout.end(), 0);
       }
       std::string var = fmt::format("stage_{}_{}", s.buffer, s.layer);
-      line(fmt::format("std::vector<{}> {}_mem(size_t({}));", cType(buf->elem), var, total));
+      line(fmt::format("std::vector<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
       line(fmt::format("{} *__restrict {} = {}_mem.data();", cType(buf->elem), var, var));
       pendingStages.push_back({buf, var, layout, ext, lv});
     }
@@ -387,7 +387,7 @@ private:
       if (L.kept[d]) accCells *= tile(last, d);
     accSize = accCells;
     if (accCells > 1024) {
-      line(fmt::format("std::vector<{}> mdh_acc_mem(size_t({}));", E, accCells));
+      line(fmt::format("std::vector<{}> mdh_acc_mem(static_cast<size_t>({}));", E, accCells));
       line(fmt::format("{} *__restrict mdh_acc = mdh_acc_mem.data();", E));
     }
     line("#pragma omp for schedule(static)");
@@ -530,7 +530,7 @@ private:
   void scope(size_t i) {
     std::vector<Loop> outer(tileLoops.begin(), tileLoops.begin() + long(i));
     std::vector<Loop> inner(tileLoops.begin() + long(i), tileLoops.end());
-    std::string id = identityOf(*L.op);
+    std::string id = L.op ? identityOf(*L.op) : "";
     open("");
     if (accSize <= 1024) line(fmt::format("{} mdh_acc[{}];", E, accSize));
     if (!id.empty()) line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", accSize, id));
@@ -596,7 +596,9 @@ private:
     }
     std::string v = applyF(x);
     std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
-    if (!id.empty()) {
+    if (!L.op) {
+      line(fmt::format("{} = {};", slot, v)); // no reduction: every cell is written once
+    } else if (!id.empty()) {
       line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, v)));
     } else {
       std::vector<std::string> conds = {scopeFirst};
@@ -622,14 +624,15 @@ private:
       open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
       ++opened;
     }
-    int lanes = C.simdDim >= 0 && isRed(size_t(C.simdDim)) ? C.simdDim : -1;
+    int lanes = C.simdDim >= 0 && isRed(size_t(C.simdDim)) && L.kept[size_t(C.simdDim)] ? C.simdDim : -1;
     if (lanes >= 0) {
       std::vector<std::string> j0 = j;
       j0[size_t(lanes)] = "0";
       line(fmt::format("{} mdh_v = mdh_acc[{}];", E, accIndex(j0)));
       std::vector<std::string> jl = j;
       jl[size_t(lanes)] = "l";
-      line(fmt::format("for (int64_t l = 1; l < {}; ++l) mdh_v = {};", e(last, size_t(lanes)),
+      // All lanes: the ones a remainder tile did not reach hold the identity.
+      line(fmt::format("for (int64_t l = 1; l < {}; ++l) mdh_v = {};", tile(last, size_t(lanes)),
                        applyBinary(*L.op, "mdh_v", fmt::format("mdh_acc[{}]", accIndex(jl)))));
     } else {
       line(fmt::format("const {} mdh_v = mdh_acc[{}];", E, accIndex(j)));
@@ -679,7 +682,7 @@ private:
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
     line(fmt::format("const int64_t mdh_block = ({} + mdh_threads - 1) / mdh_threads;", N(d)));
-    line(fmt::format("std::vector<{}> mdh_carry(size_t(mdh_threads));", E));
+    line(fmt::format("std::vector<{}> mdh_carry(static_cast<size_t>(mdh_threads));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     line("const int64_t t = omp_get_thread_num();");
@@ -688,7 +691,8 @@ private:
     storeOut(c, applyBinary(*L.op, loadOut(cprev, temp), loadOut(c, temp)), temp);
     close();
     line("#pragma omp barrier");
-    open("#pragma omp single");
+    line("#pragma omp single");
+    open("");
     open("for (int64_t u = 1; u < mdh_threads; ++u)");
     line(fmt::format("const int64_t prevHi = std::min<int64_t>({}, u * mdh_block);", N(d)));
     line(fmt::format("if (prevHi <= (u - 1) * mdh_block) {{ mdh_carry[size_t(u)] = mdh_carry[size_t(u - 1)]; continue; }}"));

@@ -52,6 +52,18 @@ bool BinaryOperator::comm() const {
   return false;
 }
 
+bool BinaryOperator::hasIdentity() const {
+  switch (kind) {
+  case Kind::Builtin: return !(type.isFloat() && (builtin == BuiltinOp::Max || builtin == BuiltinOp::Min));
+  case Kind::User: return false;
+  case Kind::Tuple:
+    for (const auto &e : elems)
+      if (!e.hasIdentity()) return false;
+    return true;
+  }
+  return false;
+}
+
 std::string BinaryOperator::str() const {
   switch (kind) {
   case Kind::Builtin: return builtinOpName(builtin);

@@ -98,6 +98,10 @@ struct BinaryOperator {
   Type type;                         ///< T of ⊕ : T × T → T
   bool assoc() const;
   bool comm() const;
+  /// Whether ⊕ has an identity element usable as an accumulator's start:
+  /// built-ins except float max/min (fmax ignores NaN, so -inf is no identity
+  /// for NaN inputs), tuples of such; user operators have none.
+  bool hasIdentity() const;
   std::string str() const;
   bool sameAs(const BinaryOperator &o) const;
 };

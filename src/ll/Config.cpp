@@ -209,6 +209,14 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
     if (!b) { errs.push_back(fmt::format("stage: `{}` is not an input buffer", s.buffer)); continue; }
     int li = c.levelIndex(s.layer);
     if (li < 1) { errs.push_back(fmt::format("stage of `{}`: `{}` is not a memory level of this configuration", s.buffer, s.layer)); continue; }
+    bool sameCoeffs = true;
+    for (const auto &a : b->accesses)
+      for (size_t k = 0; k < a.dims.size(); ++k)
+        for (size_t d = 0; d < D; ++d)
+          sameCoeffs &= a.dims[k].coeffs[d] == b->accesses[0].dims[k].coeffs[d];
+    if (!sameCoeffs)
+      errs.push_back(fmt::format("stage of `{}`: its accesses differ in more than constant offsets, so a tile's footprint "
+                                 "is not bounded by the tile; only such buffers (e.g. stencil inputs) can be staged", s.buffer));
     if (!s.layout.empty() && !isPermutation(s.layout, b->shape.size()))
       errs.push_back(fmt::format("stage of `{}`: layout must be a permutation of its {} dimensions", s.buffer, b->shape.size()));
     const AsmLayer *layer = m.layer(s.layer);

@@ -79,7 +79,9 @@ Lowered lower(const hl::Program &p, const Config &c) {
       if (l.reduced[d] && (N[d] <= 0 || c.levels[0].tile[d] < N[d])) redParts = 2;
   l.directOutput = outputsStorableInPlace(p) && redParts == 1;
   l.kept.assign(D, false);
-  for (size_t d = 0; d < D; ++d) l.kept[d] = !l.reduced[d] || int(d) == c.simdDim;
+  // A reduced vector dimension keeps one accumulator per lane; lanes a
+  // remainder tile leaves unwritten must hold the identity, so this needs one.
+  for (size_t d = 0; d < D; ++d) l.kept[d] = !l.reduced[d] || (int(d) == c.simdDim && l.op && l.op->hasIdentity());
   // The accumulation scope: the longest suffix of tile loops over reduced dims.
   std::vector<int> loopDims;
   for (size_t lv = 1; lv < c.levels.size(); ++lv)

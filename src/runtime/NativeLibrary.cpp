@@ -63,6 +63,9 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
     error = fmt::format("compiling the generated code failed ({}):\n{}", cmd, text);
     return nullptr;
   }
+  // Pin the OpenMP runtime: when the last kernel library is unloaded, its
+  // worker threads must not lose their code (RTLD_NODELETE keeps it mapped).
+  dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
   lib->handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib->handle_) {
     error = fmt::format("cannot load {}: {}", so, dlerror());
