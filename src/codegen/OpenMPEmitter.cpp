@@ -92,9 +92,17 @@ private:
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <type_traits>
-#include <vector>
 #include <omp.h>
+
+// Zero-initialised scratch storage (std::vector<bool> has no data()).
+template <class T> struct mdh_array {{
+  std::unique_ptr<T[]> p;
+  explicit mdh_array(size_t n) : p(new T[n]()) {{}}
+  T *data() {{ return p.get(); }}
+  T &operator[](size_t i) {{ return p[i]; }}
+}};
 
 )", MDH_VERSION, P.instanceName, L.strategy == ll::Strategy::Tiled ? "tiled" : "canonical");
   }
@@ -265,7 +273,7 @@ private:
   }
 
   void canonical() {
-    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
+    if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
     line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
     open("for (int64_t q = 0; q < mdh_cells; ++q)");
     decodeOutCell("q", "c");
@@ -356,7 +364,7 @@ private:
     line(fmt::format("const int64_t mdh_parts = {};", parts));
     line(fmt::format("const int64_t mdh_red_parts = {};", redParts));
     std::string temp = "mdh_tmp.data()";
-    if (!L.directOutput) line(fmt::format("std::vector<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
+    if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     // Per-thread staging regions and (large) accumulators.
@@ -378,7 +386,7 @@ private:
         std::iota(layout.begin(), layout.end(), 0);
       }
       std::string var = fmt::format("stage_{}_{}", s.buffer, s.layer);
-      line(fmt::format("std::vector<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
+      line(fmt::format("mdh_array<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
       line(fmt::format("{} *__restrict {} = {}_mem.data();", cType(buf->elem), var, var));
       pendingStages.push_back({buf, var, layout, ext, lv});
     }
@@ -387,7 +395,7 @@ private:
       if (L.kept[d]) accCells *= tile(last, d);
     accSize = accCells;
     if (accCells > 1024) {
-      line(fmt::format("std::vector<{}> mdh_acc_mem(static_cast<size_t>({}));", E, accCells));
+      line(fmt::format("mdh_array<{}> mdh_acc_mem(static_cast<size_t>({}));", E, accCells));
       line(fmt::format("{} *__restrict mdh_acc = mdh_acc_mem.data();", E));
     }
     line("#pragma omp for schedule(static)");
@@ -682,7 +690,7 @@ private:
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
     line(fmt::format("const int64_t mdh_block = ({} + mdh_threads - 1) / mdh_threads;", N(d)));
-    line(fmt::format("std::vector<{}> mdh_carry(static_cast<size_t>(mdh_threads));", E));
+    line(fmt::format("mdh_array<{}> mdh_carry(static_cast<size_t>(mdh_threads));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     line("const int64_t t = omp_get_thread_num();");
