@@ -4,6 +4,13 @@
 #include "driver/CliSupport.h"
 #include "driver/Compilation.h"
 #include "codegen/OpenMPEmitter.h"
+#include "data/AtomicFiles.h"
+#include "data/BufferFiles.h"
+#include "data/DataError.h"
+#include "data/RandomData.h"
+#include "interp/ProgramShapes.h"
+#include "interp/ResultPrinter.h"
+#include "runtime/NativeLibrary.h"
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
@@ -212,7 +219,7 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
 }
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-               int threads, const std::string &backend, const std::string &outDir) {
+               int threads, const std::string &backend, const std::string &outDir, const std::string &name) {
   if (backend != "openmp") {
     fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
     return 2;
@@ -233,7 +240,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   if (!prog) return 1;
   auto cfg = configFor(*prog, configPath, threads);
   if (!cfg) return 1;
-  auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg));
+  auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg), name);
   std::error_code ec;
   std::filesystem::create_directories(outDir, ec);
   auto write = [&](const std::string &file, const std::string &text) {
@@ -252,6 +259,111 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     return 1;
   fmt::print("{}/{}.cpp\n{}/{}.h\n# build with: c++ -std=c++17 {} -c {}/{}.cpp\n", outDir, kernel.name, outDir, kernel.name,
              kernel.flags, outDir, kernel.name);
+  return 0;
+}
+
+/// Splits `BUF=FILE` items.
+bool splitAssignments(const std::vector<std::string> &items, std::map<std::string, std::string> &out) {
+  for (const auto &it : items) {
+    size_t eq = it.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == it.size()) {
+      fmt::print(stderr, "error: expected BUF=FILE, got `{}`\n", it);
+      return false;
+    }
+    out[it.substr(0, eq)] = it.substr(eq + 1);
+  }
+  return true;
+}
+
+/// `mdhc run`: compile with the system compiler, load, run on .npy inputs
+/// (random when no file is given), write or print the outputs.
+int runRun(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
+           int threads, const std::vector<std::string> &ins, const std::vector<std::string> &outs, uint64_t seed) {
+  Compilation comp(optionsFor(c));
+  MetaSettings settings;
+  std::string err;
+  if (!parseMetaSettings(sets, settings, err)) {
+    fmt::print(stderr, "error: {}\n", err);
+    return 2;
+  }
+  if (!loadAndCheck(comp, c)) {
+    report(comp, c);
+    return 1;
+  }
+  // Run-time sizes may be given with --set like meta-parameters.
+  const ast::Decl *decl = comp.sema().lookup(entry);
+  MetaSettings meta;
+  std::map<std::string, int64_t> given;
+  for (const auto &[k, v] : settings) {
+    bool isMeta = false;
+    if (decl)
+      for (const auto &p : decl->metaParams) isMeta |= p.name.name == k;
+    if (isMeta) meta.push_back({k, v});
+    else given[k] = std::atoll(v.c_str());
+  }
+  auto prog = comp.sema().instantiate(entry, meta);
+  report(comp, c);
+  if (!prog) return 1;
+  std::map<std::string, std::string> inFiles, outFiles;
+  if (!splitAssignments(ins, inFiles) || !splitAssignments(outs, outFiles)) return 2;
+  try {
+    data::BufferSet inputs;
+    for (const auto &b : prog->inputs)
+      if (auto it = inFiles.find(b.name); it != inFiles.end()) inputs[b.name] = data::loadBufferFile(it->second, b.name, b.elem);
+    for (const auto &[k, v] : inFiles)
+      if (!inputs.count(k)) {
+        fmt::print(stderr, "error: `{}` is not an input buffer of `{}`\n", k, entry);
+        return 2;
+      }
+    for (const auto &[k, v] : outFiles) {
+      bool known = false;
+      for (const auto &b : prog->outputs) known |= b.name == k;
+      if (!known) {
+        fmt::print(stderr, "error: `{}` is not an output buffer of `{}`\n", k, entry);
+        return 2;
+      }
+    }
+    // Shapes (and run-time sizes) from the given inputs, then random data for the rest.
+    interp::ProgramShapes shapes = interp::resolveShapes(*prog, interp::shapesOf(inputs), given);
+    for (size_t i = 0; i < prog->inputs.size(); ++i) {
+      const auto &b = prog->inputs[i];
+      if (!inputs.count(b.name)) {
+        inputs[b.name] = data::randomBuffer(b.name, b.elem, shapes.inputs[i], seed);
+        fmt::print(stderr, "note: random input {} {}{} (seed {})\n", b.name, b.elem.str(), data::shapeString(shapes.inputs[i]), seed);
+      }
+    }
+    auto ordered = interp::checkInputs(*prog, shapes, inputs);
+    auto cfg = configFor(*prog, configPath, threads);
+    if (!cfg) return 1;
+    auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg));
+    auto lib = runtime::NativeLibrary::build(kernel.source, kernel.flags, err);
+    if (!lib) {
+      fmt::print(stderr, "error: {}\n", err);
+      return 1;
+    }
+    data::BufferSet outputs;
+    std::vector<void *> ptrs;
+    for (const auto *b : ordered) ptrs.push_back(const_cast<uint8_t *>(b->bytes.data()));
+    for (size_t i = 0; i < prog->outputs.size(); ++i) {
+      data::BufferData d;
+      d.elem = prog->outputs[i].elem;
+      d.shape = shapes.outputs[i];
+      d.bytes.assign(d.elementCount() * d.elementSize(), 0);
+      outputs[prog->outputs[i].name] = std::move(d);
+    }
+    for (const auto &b : prog->outputs) ptrs.push_back(outputs.at(b.name).bytes.data());
+    std::vector<int64_t> dyn;
+    for (const auto &s : prog->dynamicSizes) dyn.push_back(shapes.runtimeSizes.at(s));
+    lib->entry(kernel.name)(dyn.data(), ptrs.data());
+    data::AtomicFileSet files;
+    for (const auto &[k, path] : outFiles) files.stage(path, data::encodeBuffer(outputs.at(k)));
+    files.commit();
+    for (const auto &b : prog->outputs)
+      if (!outFiles.count(b.name)) fmt::print("{}", interp::formatBuffer(b.name, outputs.at(b.name), nullptr));
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
   return 0;
 }
 
@@ -286,8 +398,23 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
   compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
   compileCmd->add_option("-o,--output", outDir, "output directory");
+  std::string kernelName;
+  compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
   app.add_option("--config", configPath, "low-level configuration for --emit=ll|code");
   app.add_option("--threads", threads, "thread count for --emit=ll|code");
+
+  Common runOpts;
+  std::vector<std::string> ins, outs;
+  uint64_t seed = 1;
+  auto *runCmd = app.add_subcommand("run", "compile with the system compiler, load and run on .npy data (like `mdhi run`)");
+  addCommon(runCmd, runOpts);
+  runCmd->add_option("-e,--entry", entry, "the mdh declaration to run")->required();
+  runCmd->add_option("-s,--set", sets, "meta-parameters and run-time sizes, e.g. T=f32,I=512")->allow_extra_args(false);
+  runCmd->add_option("--config", configPath, "low-level configuration (JSON)");
+  runCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  runCmd->add_option("--in", ins, "input buffer data BUF=FILE.npy (random data otherwise)")->allow_extra_args(false);
+  runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
+  runCmd->add_option("--seed", seed, "seed of random inputs");
 
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;
@@ -303,7 +430,8 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
-  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir);
+  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed);
+  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName);
   if (!emit.empty()) {
     if (top.files.empty()) {
       fmt::print(stderr, "error: --emit needs at least one file\n");

@@ -206,8 +206,21 @@ template <class To, class From> {0} To mdh_cast(From x) {{
   else return To(x);
 }}
 template <class T> {0} T mdh_abs(T a) {{ if constexpr (mdh_is_int<T>::value) return a < 0 ? mdh_neg(a) : a; else return std::fabs(a); }}
-template <class T> {0} T mdh_min(T a, T b) {{ if constexpr (std::is_floating_point<T>::value) return std::fmin(a, b); else return b < a ? b : a; }}
-template <class T> {0} T mdh_max(T a, T b) {{ if constexpr (std::is_floating_point<T>::value) return std::fmax(a, b); else return a < b ? b : a; }}
+// Floats: fmin/fmax (a NaN operand is ignored) with -0 < +0, so that both are commutative.
+template <class T> {0} T mdh_min(T a, T b) {{
+  if constexpr (std::is_floating_point<T>::value) {{
+    if (a != a) return b;
+    if (b != b) return a;
+    return (a < b || (a == b && std::signbit(a))) ? a : b;
+  }} else return b < a ? b : a;
+}}
+template <class T> {0} T mdh_max(T a, T b) {{
+  if constexpr (std::is_floating_point<T>::value) {{
+    if (a != a) return b;
+    if (b != b) return a;
+    return (a > b || (a == b && !std::signbit(a))) ? a : b;
+  }} else return a < b ? b : a;
+}}
 template <class T> {0} T mdh_sqrt(T a) {{ return std::sqrt(a); }}
 template <class T> {0} T mdh_exp(T a) {{ return std::exp(a); }}
 template <class T> {0} T mdh_log(T a) {{ return std::log(a); }}

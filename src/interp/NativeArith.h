@@ -190,8 +190,16 @@ private:
     case hl::Builtin::Exp: return std::exp(x);
     case hl::Builtin::Log: return std::log(x);
     case hl::Builtin::Abs: return std::fabs(x);
-    case hl::Builtin::Min: return std::fmin(x, y);
-    case hl::Builtin::Max: return std::fmax(x, y);
+    // fmin/fmax with -0 < +0, so that min and max are commutative on zeros
+    // too (every stage reorders them; docs/language.md §14.2).
+    case hl::Builtin::Min:
+      if (x != x) return y;
+      if (y != y) return x;
+      return (x < y || (x == y && std::signbit(x))) ? x : y;
+    case hl::Builtin::Max:
+      if (x != x) return y;
+      if (y != y) return x;
+      return (x > y || (x == y && !std::signbit(x))) ? x : y;
     case hl::Builtin::Pow: return std::pow(x, y);
     case hl::Builtin::Floor: return std::floor(x);
     case hl::Builtin::Ceil: return std::ceil(x);

@@ -1,0 +1,15 @@
+# Configures, builds and runs tests/cmake/project against this build's mdhc.
+file(REMOVE_RECURSE ${BIN})
+execute_process(COMMAND ${CMAKE_COMMAND} -S ${SRC}/tests/cmake/project -B ${BIN} -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC}
+                RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "configuring the user project failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BIN} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "building the user project failed")
+endif()
+execute_process(COMMAND ${BIN}/app RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the user project's kernel gave wrong results")
+endif()
