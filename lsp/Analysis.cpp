@@ -7,16 +7,29 @@
 
 namespace mdh::lsp {
 
-Analysis::Analysis(const std::string &path, const std::string &text, CompilationOptions options)
-    : path_(path), comp_(std::make_unique<Compilation>(std::move(options))) {
+Analysis::Analysis(const std::string &path, const std::string &text, CompilationOptions options,
+                   std::shared_ptr<const std::vector<LexToken>> tokens)
+    : path_(path), comp_(std::make_unique<Compilation>(std::move(options))), tokens_(std::move(tokens)) {
   mainModule_ = comp_->addSource(path, text);
   if (mainModule_) mainFile_ = mainModule_->file;
   else mainFile_ = comp_->sources().findByPath(path);
   if (mainFile_ == kNoFile) mainFile_ = comp_->sources().addFile(path, text); // cannot happen; keeps invariants
   comp_->analyze();
-  index_ = SymbolIndex::build(*comp_);
-  facts_ = SemaFacts::collect(*comp_);
-  tokens_ = lexTokens(text);
+}
+
+const SymbolIndex &Analysis::index() const {
+  if (!index_) index_ = SymbolIndex::build(*comp_);
+  return *index_;
+}
+
+const SemaFacts &Analysis::facts() const {
+  if (!facts_) facts_ = SemaFacts::collect(*comp_);
+  return *facts_;
+}
+
+const std::vector<LexToken> &Analysis::tokens() const {
+  if (!tokens_) tokens_ = std::make_shared<const std::vector<LexToken>>(lexTokens(mainSource().utf8()));
+  return *tokens_;
 }
 
 uint32_t Analysis::offsetAt(Position p) const {
@@ -48,10 +61,11 @@ const ast::Decl *Analysis::declAt(uint32_t offset) const {
 }
 
 const LexToken *Analysis::tokenAt(uint32_t offset) const {
-  auto it = std::lower_bound(tokens_.begin(), tokens_.end(), offset,
+  const auto &toks = tokens();
+  auto it = std::lower_bound(toks.begin(), toks.end(), offset,
                              [](const LexToken &t, uint32_t off) { return t.end < off; });
   const LexToken *touching = nullptr;
-  for (; it != tokens_.end() && it->begin <= offset; ++it) {
+  for (; it != toks.end() && it->begin <= offset; ++it) {
     if (offset < it->end) return &*it;
     if (offset == it->end) touching = &*it;
   }

@@ -1,10 +1,11 @@
 /** \file
  * One analysis of one open document: a fresh Compilation of its current
  * text (imports served from open buffers first, then disk), the resulting
- * diagnostics, the symbol index, the sema facts and the main file's tokens,
- * plus conversions between code-point offsets and LSP positions.
+ * diagnostics, the symbol index, the sema facts and (lazily) the main file's
+ * tokens, plus conversions between code-point offsets and LSP positions.
  *
- * An analysis is immutable once built and is replaced as a whole after an
+ * An analysis is immutable once built (the lazily built index, facts and
+ * tokens aside, which only memoise pure functions of it) and is replaced as a whole after an
  * edit, so a request never sees a half-updated state.  Invariants: the
  * main file is FileId `mainFile` of `comp`; the index and facts point into
  * `comp`, which the analysis owns; the diagnostics are exactly those of the
@@ -20,6 +21,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,7 +30,9 @@ namespace mdh::lsp {
 class Analysis {
 public:
   /// Analyses `text` as the file `path`.  `options.readFile` (if set) serves imports.
-  Analysis(const std::string &path, const std::string &text, CompilationOptions options);
+  /// `tokens`, if given, must be lexTokens(text) (the document's TokenCache).
+  Analysis(const std::string &path, const std::string &text, CompilationOptions options,
+           std::shared_ptr<const std::vector<LexToken>> tokens = nullptr);
 
   /// Sema and the diagnostics are only read after construction (lookups are const in effect).
   Sema &sema() const { return comp_->sema(); }
@@ -36,9 +40,11 @@ public:
   const SourceManager &sources() const { return comp_->sources(); }
   FileId mainFile() const { return mainFile_; }
   const ast::Module *mainModule() const { return mainModule_; }
-  const SymbolIndex &index() const { return index_; }
-  const SemaFacts &facts() const { return facts_; }
-  const std::vector<LexToken> &tokens() const { return tokens_; }
+  /// Built on first use: publishing diagnostics needs neither.
+  const SymbolIndex &index() const;
+  const SemaFacts &facts() const;
+  /// The main file's tokens, lexed on first use (most requests never need them).
+  const std::vector<LexToken> &tokens() const;
   const SourceFile &mainSource() const { return comp_->sources().file(mainFile_); }
   const std::string &path() const { return path_; }
 
@@ -63,9 +69,9 @@ private:
   std::unique_ptr<Compilation> comp_;
   FileId mainFile_ = kNoFile;
   const ast::Module *mainModule_ = nullptr;
-  SymbolIndex index_;
-  SemaFacts facts_;
-  std::vector<LexToken> tokens_;
+  mutable std::optional<SymbolIndex> index_;
+  mutable std::optional<SemaFacts> facts_;
+  mutable std::shared_ptr<const std::vector<LexToken>> tokens_;
 };
 
 } // namespace mdh::lsp

@@ -199,7 +199,10 @@ int LspServer::run(Transport &transport) {
     }
     handle(msg);
     if (exit_) break;
-    if (!transport.inputPending()) publishPendingDiagnostics();
+    if (!transport.inputPending()) {
+      publishPendingDiagnostics();
+      server_.releaseRetired();
+    }
   }
   return exitCode();
 }

@@ -8,6 +8,7 @@
 #include "Analysis.h"
 #include "Document.h"
 #include "Features.h"
+#include "TokenCache.h"
 #include "Uri.h"
 #include "parse/Tokens.h"
 
@@ -46,6 +47,7 @@ constexpr const char *kPlaceholder = "__mdh_lsp_completion__";
 struct MdhServer::Impl {
   struct Entry {
     std::unique_ptr<Document> doc;
+    TokenCache tokens; ///< kept in step with doc, edit by edit
     std::string canonicalPath;
     std::shared_ptr<const Analysis> analysis; ///< null: stale
     std::set<std::string> loaded;            ///< canonical paths the last analysis read
@@ -55,6 +57,7 @@ struct MdhServer::Impl {
   Options opts;
   std::string stdlibDir;
   std::map<std::string, Entry> docs; ///< by URI
+  std::vector<std::shared_ptr<const Analysis>> retired; ///< replaced, to be freed when idle
 
   explicit Impl(Options o) : opts(std::move(o)) { stdlibDir = opts.stdlibDir.empty() ? findStdlibDir() : opts.stdlibDir; }
 
@@ -87,9 +90,10 @@ struct MdhServer::Impl {
     return it == docs.end() ? nullptr : &it->second;
   }
 
-  std::shared_ptr<const Analysis> analyze(const std::string &path, const std::string &text) {
+  std::shared_ptr<const Analysis> analyze(const std::string &path, const std::string &text,
+                                          std::shared_ptr<const std::vector<LexToken>> tokens = nullptr) {
     try {
-      return std::make_shared<const Analysis>(path, text, compilationOptions());
+      return std::make_shared<const Analysis>(path, text, compilationOptions(), std::move(tokens));
     } catch (...) {
       // A front-end bug must not take the server down: answer as for an empty file.
       return std::make_shared<const Analysis>(path, std::string(), compilationOptions());
@@ -100,7 +104,7 @@ struct MdhServer::Impl {
     Entry *e = entry(uri);
     if (!e) return nullptr;
     if (!e->analysis) {
-      e->analysis = analyze(e->doc->path(), e->doc->text());
+      e->analysis = analyze(e->doc->path(), e->doc->text(), e->tokens.tokens());
       e->loaded.clear();
       for (const auto &p : e->analysis->loadedPaths()) e->loaded.insert(canonical(p));
     }
@@ -111,6 +115,7 @@ struct MdhServer::Impl {
   void invalidate(const Entry &changed) {
     for (auto &[uri, e] : docs) {
       if (&e == &changed || e.loaded.count(changed.canonicalPath)) {
+        if (e.analysis) retired.push_back(std::move(e.analysis));
         e.analysis.reset();
         e.diagnosticsTaken = false;
       }
@@ -169,6 +174,7 @@ MdhServer::~MdhServer() = default;
 // ---- documents -------------------------------------------------------------------------------------
 void MdhServer::openDocument(const std::string &uri, std::string text, int version) {
   auto &e = impl_->docs[uri];
+  e.tokens.reset(text);
   e.doc = std::make_unique<Document>(uri, std::move(text), version);
   e.canonicalPath = canonical(e.doc->path());
   impl_->invalidate(e);
@@ -178,6 +184,7 @@ bool MdhServer::changeDocument(const std::string &uri, const std::vector<TextDoc
                                int version) {
   Impl::Entry *e = impl_->entry(uri);
   if (!e) return false;
+  for (const auto &c : changes) e->tokens.apply(c);
   e->doc->apply(changes, version);
   impl_->invalidate(*e);
   return true;
@@ -190,8 +197,11 @@ void MdhServer::closeDocument(const std::string &uri) {
   impl_->docs.erase(uri);
 }
 
+void MdhServer::releaseRetired() { impl_->retired.clear(); }
+
 void MdhServer::invalidateAll() {
   for (auto &[uri, e] : impl_->docs) {
+    if (e.analysis) impl_->retired.push_back(std::move(e.analysis));
     e.analysis.reset();
     e.diagnosticsTaken = false;
   }
@@ -330,28 +340,31 @@ std::vector<DocumentSymbol> MdhServer::documentSymbols(const std::string &uri) {
 
 CompletionList MdhServer::completion(const std::string &uri, Position pos) {
   Impl::Entry *e = impl_->entry(uri);
-  auto a = impl_->analysisFor(uri);
-  if (!e || !a) return {};
-  // No completion inside comments.
-  uint32_t offset = a->offsetAt(pos);
-  if (const LexToken *t = a->tokenAt(offset)) {
-    bool comment = t->kind == LexToken::Kind::Comment || t->kind == LexToken::Kind::DocComment ||
-                   t->kind == LexToken::Kind::Unterminated;
-    if (comment && t->begin < offset && (offset < t->end || t->text.compare(0, 2, "//") == 0)) return {};
-  }
+  if (!e) return {};
   const std::string &text = e->doc->text();
   size_t byte = e->doc->byteOffset(pos);
   size_t start = byte;
   while (start > 0 && isIdentChar(text[start - 1])) --start;
   std::string prefix = text.substr(start, byte - start);
   // A word right after the cursor joins the placeholder (`x.|best` completes
-  // the field access `x.best`), which keeps the probe's parse intact.
+  // the field access `x.best`), which keeps the probe's parse intact.  The
+  // probe is the only analysis completion needs.
   std::string probeText = text.substr(0, byte) + kPlaceholder + text.substr(byte);
-  auto probe = impl_->analyze(e->doc->path(), probeText);
+  TokenCache probeTokens = e->tokens; // re-lexes only around the placeholder
+  uint32_t at = probeTokens.offsetOf(pos);
+  probeTokens.edit(at, at, kPlaceholder);
+  auto probe = impl_->analyze(e->doc->path(), probeText, probeTokens.tokens());
+  uint32_t offset = probe->offsetAt(pos);
+  // No completion inside comments.
+  if (const LexToken *t = probe->tokenAt(offset)) {
+    bool comment = t->kind == LexToken::Kind::Comment || t->kind == LexToken::Kind::DocComment ||
+                   t->kind == LexToken::Kind::Unterminated;
+    if (comment && t->begin < offset && offset < t->end) return {};
+  }
   std::vector<std::string> dirs = impl_->opts.includeDirs;
   dirs.push_back(impl_->stdlibDir);
   try {
-    return computeCompletion(*probe, probe->offsetAt(pos), prefix, kPlaceholder, dirs);
+    return computeCompletion(*probe, offset, prefix, kPlaceholder, dirs);
   } catch (...) {
     return {};
   }

@@ -44,6 +44,10 @@ public:
   /// The open documents whose diagnostics may have changed since they were last taken.
   std::vector<std::string> staleDiagnostics() const;
   std::optional<std::string> documentText(const std::string &uri) const;
+  /// Frees the analyses that edits replaced.  Freeing a large analysis takes
+  /// a few milliseconds, so the server calls this when it is idle, not
+  /// between an edit and the answer to the next request.
+  void releaseRetired();
 
   // ---- queries ---------------------------------------------------------------------------------
   /// Diagnostics of the document's current text and the version they belong to.

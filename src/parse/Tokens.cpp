@@ -35,8 +35,8 @@ bool isWord(const std::string &s) {
          !std::isdigit(static_cast<unsigned char>(s[0]));
 }
 
-LexToken::Kind classify(const antlr4::Token &t) {
-  switch (t.getType()) {
+LexToken::Kind classify(size_t type, const std::string &text) {
+  switch (type) {
   case L::ID: return LexToken::Kind::Identifier;
   case L::INT: return LexToken::Kind::Int;
   case L::FLOAT: return LexToken::Kind::Float;
@@ -48,36 +48,56 @@ LexToken::Kind classify(const antlr4::Token &t) {
   case L::ARROW_ASCII: return LexToken::Kind::Operator;
   default: break;
   }
-  const std::string text = t.getText();
   if (isWord(text)) return LexToken::Kind::Keyword;
   static const std::string punct[] = {"(", ")", "[", "]", "{", "}", ",", ";", ".", ":"};
   if (std::find(std::begin(punct), std::end(punct), text) != std::end(punct)) return LexToken::Kind::Punctuation;
   return LexToken::Kind::Operator;
 }
 
+/// An input stream over text that is already decoded (SourceFile's way:
+/// invalid bytes are U+FFFD), so offsets agree with SourceRange and the
+/// runtime's own, slower UTF-8 decoder is not needed.
+class CodePointStream : public antlr4::ANTLRInputStream {
+public:
+  explicit CodePointStream(std::u32string text) {
+    _data = std::move(text);
+    p = 0;
+  }
+};
+
 } // namespace
 
-std::vector<LexToken> lexTokens(std::string_view utf8Text) {
-  std::vector<LexToken> out;
+void lexTokensFrom(std::u32string_view cps, uint32_t start, const std::function<bool(LexToken)> &emit) {
+  if (start >= cps.size()) return;
   try {
-    // The runtime throws on invalid UTF-8: lex the text as SourceFile decodes
-    // it (invalid bytes become U+FFFD), which keeps offsets aligned with it.
-    antlr4::ANTLRInputStream input{encodeUtf8(decodeUtf8(utf8Text))};
+    CodePointStream input(std::u32string(cps.substr(start)));
     L lexer(&input);
     lexer.removeErrorListeners();
+    const size_t n = cps.size() - start;
     for (auto t = lexer.nextToken(); t && t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {
       size_t b = t->getStartIndex(), e = t->getStopIndex();
-      if (b == size_t(-1)) continue;
+      if (b == size_t(-1) || b >= n) continue;
+      e = std::min(std::max(b, e), n - 1);
       LexToken tok;
-      tok.kind = classify(*t);
-      tok.begin = uint32_t(b);
-      tok.end = uint32_t(std::max(b, e) + 1);
-      tok.text = t->getText();
-      out.push_back(std::move(tok));
+      tok.begin = uint32_t(start + b);
+      tok.end = uint32_t(start + e + 1);
+      tok.text = encodeUtf8(cps.substr(tok.begin, tok.end - tok.begin));
+      tok.kind = classify(t->getType(), tok.text);
+      if (!emit(std::move(tok))) return;
     }
   } catch (...) {
     // The grammar's ERROR_CHAR rule means the lexer cannot fail; keep what we have if it ever does.
   }
+}
+
+std::vector<LexToken> lexTokens(std::string_view utf8Text) {
+  std::vector<LexToken> out;
+  std::u32string cps = decodeUtf8(utf8Text);
+  out.reserve(cps.size() / 4 + 16);
+  lexTokensFrom(cps, 0, [&](LexToken t) {
+    out.push_back(std::move(t));
+    return true;
+  });
   return out;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,6 +42,12 @@ struct LexToken {
 
 /// Every token of `utf8Text` in source order (no whitespace, no EOF token).
 std::vector<LexToken> lexTokens(std::string_view utf8Text);
+
+/// Lexes `codePoints` from offset `start` (which must be where a token may
+/// begin), calling `emit` for each token in order with offsets into the whole
+/// text, until `emit` returns false or the text ends.  For re-lexing only
+/// the part of a file that an edit touched.
+void lexTokensFrom(std::u32string_view codePoints, uint32_t start, const std::function<bool(LexToken)> &emit);
 
 /// The reserved words, in the grammar's order.
 const std::vector<std::string> &reservedWords();
