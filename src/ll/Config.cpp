@@ -271,6 +271,15 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   cor.order = order;
   c.levels.push_back(cor);
   if (prefix) return c; // scans: one level; the scan pass does the rest
+  bool anyReduced = false;
+  for (size_t d = 0; d < D; ++d) anyReduced |= isReduced(p, d);
+  if (!anyReduced) {
+    // Maps and stencils stream: no cache blocking, one vector row per tile.
+    LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
+    if (simd >= 0) rm.tile[simd] = std::min<int64_t>(cor.tile[simd], lanes * 4);
+    c.levels.push_back(rm);
+    return c;
+  }
 
   // L2: cache blocks; L1/RM: the register tile along the vector dimension.
   LevelConfig l2{"L2", cor.tile, order};
