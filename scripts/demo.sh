@@ -11,7 +11,9 @@ echo "== mdhc check examples/matvec.mdh"
 "$bin/mdhc" check examples/matvec.mdh && echo "ok"
 echo "== mdhc --emit=hl examples/matvec.mdh --entry matvec --set T=f32,I=1024,K=512"
 "$bin/mdhc" --emit=hl examples/matvec.mdh --entry matvec --set T=f32,I=1024,K=512
-if [ -x "$bin/mdhi" ]; then
-  echo "== mdhi run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3 (random inputs, seed 1)"
-  "$bin/mdhi" run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3 --seed 1
-fi
+echo "== mdhi run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3   (interpreter, random inputs, seed 1)"
+"$bin/mdhi" run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3 --seed 1
+echo "== mdhc run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3   (generated OpenMP code, same inputs)"
+"$bin/mdhc" run examples/matvec.mdh --entry matvec --set T=f32,I=4,K=3 --seed 1
+echo "== mdhc --emit=ll (the low-level expression of the default configuration, MatVec 1024 x 512)"
+"$bin/mdhc" --emit=ll examples/matvec.mdh --entry matvec --set T=f32,I=1024,K=512
