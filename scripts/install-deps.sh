@@ -15,6 +15,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL backend on the CPU
   python3-numpy                         # independent references in tests
   python3-pexpect tmux                  # interpreter REPL tests on a terminal
+  neovim                                # a real editor as LSP client (tests/lsp/nvim)
 )
 missing=()
 for p in "${packages[@]}"; do
