@@ -38,5 +38,7 @@ std::vector<DocumentHighlight> computeHighlights(const Analysis &a, uint32_t off
 /// The formatter's edits for `text`, or nullopt (with `error`) when it has syntax errors.
 std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, const std::string &text,
                                                        std::string &error);
+/// The one edit that turns `text` into `formatted`, covering only the lines that differ.
+std::vector<TextEdit> formattingEdits(const std::string &text, const std::string &formatted);
 
 } // namespace mdh::lsp

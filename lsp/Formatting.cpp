@@ -1,7 +1,9 @@
 /** \file
  * computeFormatting: the server's formatting is `mdhc fmt`: the same parse,
  * the same refusal on syntax errors (never rewrite what could not be read
- * completely), the same ast::formatModule.  The result is sent as one edit
+ * completely), the same ast::formatModule.  (MdhServer formats the
+ * analysis's module directly when the incremental parser found no
+ * diagnostic, which is the same module.)  The result is sent as one edit
  * covering only the lines that differ, so the editor keeps the cursor and
  * folds outside them.
  */
@@ -36,17 +38,7 @@ int utf16Length(const std::string &s) {
 
 } // namespace
 
-std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, const std::string &text,
-                                                       std::string &error) {
-  SourceManager sm;
-  DiagnosticEngine diags;
-  FileId id = sm.addFile(path, text);
-  auto mod = parseModule(sm, id, diags);
-  if (diags.hasErrors() || !mod) {
-    error = "not formatted because the file has syntax errors";
-    return std::nullopt;
-  }
-  std::string formatted = ast::formatModule(*mod, sm);
+std::vector<TextEdit> formattingEdits(const std::string &text, const std::string &formatted) {
   std::vector<TextEdit> edits;
   if (formatted == text) return edits;
   std::vector<std::string> a = splitLines(text), b = splitLines(formatted);
@@ -67,6 +59,19 @@ std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, 
   for (size_t i = pre; i < b.size() - suf; ++i) e.newText += b[i];
   edits.push_back(e);
   return edits;
+}
+
+std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, const std::string &text,
+                                                       std::string &error) {
+  SourceManager sm;
+  DiagnosticEngine diags;
+  FileId id = sm.addFile(path, text);
+  auto mod = parseModule(sm, id, diags);
+  if (diags.hasErrors() || !mod) {
+    error = "not formatted because the file has syntax errors";
+    return std::nullopt;
+  }
+  return formattingEdits(text, ast::formatModule(*mod, sm));
 }
 
 } // namespace mdh::lsp

@@ -8,10 +8,14 @@
 #include "Analysis.h"
 #include "Document.h"
 #include "Features.h"
+#include "IncrementalParse.h"
+#include "AstCopy.h"
+#include "ast/Printer.h"
 #include "TokenCache.h"
 #include "Uri.h"
 #include "parse/Tokens.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -48,6 +52,9 @@ struct MdhServer::Impl {
   struct Entry {
     std::unique_ptr<Document> doc;
     TokenCache tokens; ///< kept in step with doc, edit by edit
+    std::shared_ptr<IncrementalParser> parser = std::make_shared<IncrementalParser>();
+    /// How the current analysis parsed the document (written by its parse hook).
+    std::shared_ptr<IncrementalParser::Stats> parseStats = std::make_shared<IncrementalParser::Stats>();
     std::string canonicalPath;
     std::shared_ptr<const Analysis> analysis; ///< null: stale
     std::set<std::string> loaded;            ///< canonical paths the last analysis read
@@ -59,7 +66,26 @@ struct MdhServer::Impl {
   std::map<std::string, Entry> docs; ///< by URI
   std::vector<std::shared_ptr<const Analysis>> retired; ///< replaced, to be freed when idle
 
-  explicit Impl(Options o) : opts(std::move(o)) { stdlibDir = opts.stdlibDir.empty() ? findStdlibDir() : opts.stdlibDir; }
+  bool verifyIncremental = false;
+
+  explicit Impl(Options o) : opts(std::move(o)) {
+    stdlibDir = opts.stdlibDir.empty() ? findStdlibDir() : opts.stdlibDir;
+    verifyIncremental = opts.verifyIncrementalParse;
+  }
+
+  /// Test mode: the assembled module must equal a whole-file parse, ranges included.
+  static void verifyAgainstFullParse(const SourceManager &sm, FileId id, const ParseLimits &limits,
+                                     const ast::Module &incremental) {
+    SourceManager scratch;
+    DiagnosticEngine d;
+    FileId f = scratch.addFile(sm.file(id).path(), sm.file(id).utf8());
+    auto whole = parseModule(scratch, f, d, limits);
+    std::vector<std::pair<uint32_t, uint32_t>> a, b;
+    forEachRange(*whole, [&](const SourceRange &r) { a.push_back({r.begin, r.end}); });
+    forEachRange(incremental, [&](const SourceRange &r) { b.push_back({r.begin, r.end}); });
+    if (!d.all().empty() || a != b || ast::dumpModule(*whole) != ast::dumpModule(incremental))
+      std::fprintf(stderr, "mdh-lsp: incremental parse mismatch in %s\n", sm.file(id).path().c_str());
+  }
 
   CompilationOptions compilationOptions() {
     CompilationOptions co;
@@ -90,10 +116,25 @@ struct MdhServer::Impl {
     return it == docs.end() ? nullptr : &it->second;
   }
 
+  /// Analyses `text`; with the document's parser and tokens, unchanged declarations are not re-parsed.
   std::shared_ptr<const Analysis> analyze(const std::string &path, const std::string &text,
-                                          std::shared_ptr<const std::vector<LexToken>> tokens = nullptr) {
+                                          std::shared_ptr<const std::vector<LexToken>> tokens = nullptr,
+                                          std::shared_ptr<IncrementalParser> parser = nullptr, bool keepCache = true,
+                                          std::shared_ptr<IncrementalParser::Stats> stats = nullptr) {
     try {
-      return std::make_shared<const Analysis>(path, text, compilationOptions(), std::move(tokens));
+      CompilationOptions co = compilationOptions();
+      if (parser && tokens) {
+        bool verify = verifyIncremental;
+        co.parse = [parser, tokens, keepCache, verify, stats](const SourceManager &sm, FileId id,
+                                                              DiagnosticEngine &d, const ParseLimits &limits) {
+          if (id != 0) return parseModule(sm, id, d, limits); // imports: the main file is the first one loaded
+          auto m = parser->parse(sm, id, d, limits, *tokens, keepCache);
+          if (stats) *stats = parser->lastStats();
+          if (verify && !parser->lastStats().fullParse) verifyAgainstFullParse(sm, id, limits, *m);
+          return m;
+        };
+      }
+      return std::make_shared<const Analysis>(path, text, std::move(co), std::move(tokens));
     } catch (...) {
       // A front-end bug must not take the server down: answer as for an empty file.
       return std::make_shared<const Analysis>(path, std::string(), compilationOptions());
@@ -104,7 +145,8 @@ struct MdhServer::Impl {
     Entry *e = entry(uri);
     if (!e) return nullptr;
     if (!e->analysis) {
-      e->analysis = analyze(e->doc->path(), e->doc->text(), e->tokens.tokens());
+      *e->parseStats = IncrementalParser::Stats{0, 0, true};
+      e->analysis = analyze(e->doc->path(), e->doc->text(), e->tokens.tokens(), e->parser, true, e->parseStats);
       e->loaded.clear();
       for (const auto &p : e->analysis->loadedPaths()) e->loaded.insert(canonical(p));
     }
@@ -353,7 +395,7 @@ CompletionList MdhServer::completion(const std::string &uri, Position pos) {
   TokenCache probeTokens = e->tokens; // re-lexes only around the placeholder
   uint32_t at = probeTokens.offsetOf(pos);
   probeTokens.edit(at, at, kPlaceholder);
-  auto probe = impl_->analyze(e->doc->path(), probeText, probeTokens.tokens());
+  auto probe = impl_->analyze(e->doc->path(), probeText, probeTokens.tokens(), e->parser, /*keepCache=*/false);
   uint32_t offset = probe->offsetAt(pos);
   // No completion inside comments.
   if (const LexToken *t = probe->tokenAt(offset)) {
@@ -400,6 +442,11 @@ std::optional<std::vector<TextEdit>> MdhServer::format(const std::string &uri, s
     error = "the document is not open";
     return std::nullopt;
   }
+  // Every declaration parsed without a diagnostic: the analysis's module is the
+  // whole-file parse, so format it instead of parsing again.
+  auto a = impl_->analysisFor(uri);
+  if (a && a->mainModule() && !e->parseStats->fullParse)
+    return formattingEdits(e->doc->text(), ast::formatModule(*a->mainModule(), a->sources()));
   return computeFormatting(e->doc->path(), e->doc->text(), error);
 }
 

@@ -26,6 +26,9 @@ public:
   struct Options {
     std::vector<std::string> includeDirs; ///< `-I` directories for imports
     std::string stdlibDir;                ///< empty: auto-detect as mdhc does
+    /// Test mode: check every incrementally assembled module against a
+    /// whole-file parse and report a mismatch on stderr.
+    bool verifyIncrementalParse = false;
   };
 
   explicit MdhServer(Options options);

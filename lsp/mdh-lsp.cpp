@@ -23,6 +23,8 @@ int main(int argc, char **argv) {
   app.add_option("--stdlib", opts.stdlibDir, "the standard library directory (default: as mdhc)")->type_name("DIR");
   app.add_option("--log", logFile, "append a line per handled message (method, milliseconds) to FILE")
       ->type_name("FILE");
+  app.add_flag("--verify-incremental", opts.verifyIncrementalParse,
+               "check each incremental parse against a whole-file parse (tests)");
   app.add_flag("--stdio", "use stdin/stdout (the default and only transport; accepted for editors that pass it)");
   try {
     app.parse(argc, argv);

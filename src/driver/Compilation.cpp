@@ -70,7 +70,7 @@ const ast::Module *Compilation::load(const std::string &path, std::string text) 
   for (size_t i = 0; i < loadedPaths_.size(); ++i)
     if (loadedPaths_[i] == canon) return modules_[i].get();
   FileId id = sm_.addFile(path, std::move(text));
-  auto mod = parseModule(sm_, id, diags_, opts_.limits);
+  auto mod = opts_.parse ? opts_.parse(sm_, id, diags_, opts_.limits) : parseModule(sm_, id, diags_, opts_.limits);
   const ast::Module *m = mod.get();
   loadedPaths_.push_back(canon);
   modules_.push_back(std::move(mod));

@@ -26,6 +26,10 @@ struct CompilationOptions {
   ParseLimits limits;
   /// Reads a file; the language server overrides it with open editor buffers.
   std::function<bool(const std::string &path, std::string &text)> readFile;
+  /// Parses a loaded file (default: parseModule); the language server's
+  /// version reuses the unchanged declarations of an edited buffer.
+  std::function<std::unique_ptr<ast::Module>(const SourceManager &, FileId, DiagnosticEngine &, const ParseLimits &)>
+      parse;
 };
 
 /// The stdlib directory: $MDH_STDLIB if set, else the source tree's stdlib/

@@ -17,7 +17,9 @@ requests at random positions.  It checks that
     with start <= end);
   * after the last edit of a round, the published diagnostics equal what
     `mdhc check` says about the text as this script applied the edits (so
-    incremental synchronisation kept the server's text identical).
+    incremental synchronisation kept the server's text identical);
+  * every module the incremental parser assembled equals a whole-file parse
+    (the server runs with --verify-incremental and reports mismatches).
 
 The seed is printed, so a failure can be replayed with the same SEED.
 """
@@ -128,7 +130,7 @@ def main():
              for f in sorted(glob.glob(os.path.join(root, p))) if not f.endswith("user.mdh")]
     corpus = [open(f, encoding="utf-8").read() for f in files]
     tmp = tempfile.mkdtemp(prefix="mdh-lsp-fuzz-")
-    client = Client(server, ["--stdlib", os.path.join(root, "stdlib")], cwd=root)
+    client = Client(server, ["--stdlib", os.path.join(root, "stdlib"), "--verify-incremental"], cwd=root)
     client.initialize(root)
     deadline = time.monotonic() + seconds
     rounds = edits = requests = 0
@@ -199,6 +201,9 @@ def main():
             rc = client.close()
             if rc != 0:
                 failures.append(f"mdh-lsp exited with status {rc}")
+            err = client.proc.stderr.read().decode(errors="replace")
+            if "incremental parse mismatch" in err:
+                failures.append("an incrementally parsed module differed from the whole-file parse:\n" + err[-2000:])
     finally:
         if client.proc.poll() is None:
             client.proc.kill()
