@@ -22,6 +22,10 @@ namespace {
 
 using P = mdh_antlr::MDHParser;
 
+/// Deeper expressions are cut off: every later stage walks the AST
+/// recursively, and sanitizer builds use large frames.
+constexpr int kMaxExprDepth = 200;
+
 std::string describeToken(const antlr4::dfa::Vocabulary &voc, size_t type) {
   if (type == antlr4::Token::EOF) return "end of file";
   switch (type) {
@@ -394,7 +398,7 @@ private:
     auto s = std::make_unique<ast::SizeExpr>();
     if (!c) return s;
     s->range = range(c);
-    if (depth > 400) return s;
+    if (depth > kMaxExprDepth) return s;
     if (auto *i = dynamic_cast<P::SizeIntContext *>(c)) {
       s->kind = ast::SizeExpr::Kind::Int;
       s->value = parseSizeInt(i->INT());
@@ -588,7 +592,7 @@ private:
     if (!c) return errorExpr({file_, 0, 0});
     auto e = std::make_unique<ast::Expr>();
     e->range = range(c);
-    if (depth > 400) {
+    if (depth > kMaxExprDepth) {
       if (!reportedDepth_)
         diags_.error("E0008", e->range, "expression is nested too deeply", "split it with `let` bindings");
       reportedDepth_ = true;
