@@ -8,6 +8,9 @@ namespace mdh::lsp {
 SourceRange RangeShift::operator()(const SourceRange &r) const {
   if (observe) (*observe)(r);
   if (!r.valid()) return r;
+  // {0, 0} is the parser's "no position" for a construct error recovery left
+  // out; it means the same wherever the piece came from.
+  if (r.begin == 0 && r.end == 0) return {file, 0, 0};
   return {file, uint32_t(int64_t(r.begin) + delta), uint32_t(int64_t(r.end) + delta)};
 }
 

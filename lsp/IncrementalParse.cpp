@@ -94,15 +94,48 @@ std::unique_ptr<ast::Module> IncrementalParser::parse(const SourceManager &sm, F
     parsed.push_back(item);
   }
   if (keepCache) cache_ = used;
-  for (const auto &item : parsed)
-    if (!item->clean) return full();
+  size_t firstBroken = items.size();
+  for (size_t k = 0; k < parsed.size() && firstBroken == items.size(); ++k)
+    if (!parsed[k]->clean) firstBroken = k;
 
-  // Assemble: every item's imports, declarations and comments, moved into place.
+  // From the item before the first one with a diagnostic on, parse the rest of
+  // the file as one piece.  Starting one clean item early puts the parser where
+  // a whole-file parse is when it meets the error: inside the `topLevel*` loop
+  // after an item, with no error so far (ANTLR recovers differently at the
+  // loop's entry), so its recovery and messages are the same.
+  std::unique_ptr<ast::Module> tail;
+  std::vector<Diagnostic> tailDiags;
+  size_t reuse = firstBroken;
+  if (firstBroken < items.size()) {
+    if (firstBroken == 0) return full();
+    reuse = firstBroken - 1;
+    const uint32_t from = items[reuse].first;
+    SourceManager scratch;
+    DiagnosticEngine d;
+    FileId f = scratch.addFile(src.path(), encodeUtf8(std::u32string_view(cps).substr(from)));
+    tail = parseModule(scratch, f, d, limits);
+    for (const auto &x : d.all()) {
+      // A whole-file verdict (nesting too deep: no tree at all; the size limit;
+      // giving up at the file's start) does not carry over from a piece.
+      if (x.code == "E0008" || x.code == "E0010" || (x.range.valid() && x.range.begin == 0 && x.range.end == 0))
+        return full();
+    }
+    if (!tail) return full();
+    RangeShift shift{id, int64_t(from)};
+    for (const auto &x : d.all()) {
+      Diagnostic moved = x;
+      moved.range = shift(x.range);
+      for (auto &n : moved.notes) n.range = shift(n.range);
+      tailDiags.push_back(std::move(moved));
+    }
+    stats_.tailFrom = from;
+  }
+
+  // Assemble: the items' (and the tail's) imports, declarations and comments, moved into place.
   auto mod = std::make_unique<ast::Module>();
   mod->file = id;
-  for (size_t k = 0; k < items.size(); ++k) {
-    const ast::Module &m = *parsed[k]->module;
-    RangeShift shift{id, int64_t(items[k].first)};
+  auto append = [&](const ast::Module &m, uint32_t at) {
+    RangeShift shift{id, int64_t(at)};
     for (const auto &[isImport, i] : m.order) {
       if (isImport) {
         mod->order.push_back({true, mod->imports.size()});
@@ -113,7 +146,10 @@ std::unique_ptr<ast::Module> IncrementalParser::parse(const SourceManager &sm, F
       }
     }
     for (const auto &c : m.comments) mod->comments.push_back(copyComment(c, shift));
-  }
+  };
+  for (size_t k = 0; k < reuse; ++k) append(*parsed[k]->module, items[k].first);
+  if (tail) append(*tail, items[reuse].first);
+  for (auto &x : tailDiags) diags.report(std::move(x));
   return mod;
 }
 

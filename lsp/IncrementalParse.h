@@ -12,10 +12,16 @@
  *
  * Exactness: `module : topLevel* EOF` parses a sequence of items item by item,
  * so when every item parses without a diagnostic the assembled module equals
- * the whole-file parse.  If any item has a diagnostic (a syntax error, or an
- * error the AST builder reports), or the file is over the parser's size
- * limit, the whole file is parsed as `mdhc` does, so diagnostics always
- * equal `mdhc check`'s.  Invariant: the cache holds only items of the last
+ * the whole-file parse.  From the first item with a diagnostic (a syntax
+ * error, or an error the AST builder reports) on, the rest of the file is
+ * parsed as one piece: the parser starts it in the state a whole-file parse
+ * is in there (between items, no error yet), so recovery and messages are the
+ * same.  Verdicts about the whole file (nesting too deep, which yields no
+ * tree at all; the size limit; an error at the file's first character) and
+ * an error in the first item fall back to parsing the whole file, as `mdhc`
+ * does.  The fuzz test runs the server with --verify-incremental, which
+ * checks every assembled module and its diagnostics against a whole-file
+ * parse.  Invariant: the cache holds only items of the last
  * parse (plus those of the probe parses of completion, which never evict).
  */
 #pragma once
@@ -43,6 +49,8 @@ public:
   struct Stats {
     size_t items = 0, reparsed = 0;
     bool fullParse = false;
+    uint32_t tailFrom = ~0u; ///< where the re-parsed rest of the file starts (a syntax error), or ~0
+    bool clean() const { return !fullParse && tailFrom == ~0u; }
   };
   const Stats &lastStats() const { return stats_; }
 

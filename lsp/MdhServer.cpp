@@ -16,6 +16,7 @@
 #include "parse/Tokens.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -75,7 +76,7 @@ struct MdhServer::Impl {
 
   /// Test mode: the assembled module must equal a whole-file parse, ranges included.
   static void verifyAgainstFullParse(const SourceManager &sm, FileId id, const ParseLimits &limits,
-                                     const ast::Module &incremental) {
+                                     const ast::Module &incremental, const std::vector<mdh::Diagnostic> &diags) {
     SourceManager scratch;
     DiagnosticEngine d;
     FileId f = scratch.addFile(sm.file(id).path(), sm.file(id).utf8());
@@ -83,8 +84,26 @@ struct MdhServer::Impl {
     std::vector<std::pair<uint32_t, uint32_t>> a, b;
     forEachRange(*whole, [&](const SourceRange &r) { a.push_back({r.begin, r.end}); });
     forEachRange(incremental, [&](const SourceRange &r) { b.push_back({r.begin, r.end}); });
-    if (!d.all().empty() || a != b || ast::dumpModule(*whole) != ast::dumpModule(incremental))
-      std::fprintf(stderr, "mdh-lsp: incremental parse mismatch in %s\n", sm.file(id).path().c_str());
+    bool sameDiags = d.all().size() == diags.size();
+    for (size_t i = 0; sameDiags && i < diags.size(); ++i) {
+      const auto &x = d.all()[i], &y = diags[i];
+      sameDiags = x.code == y.code && x.message == y.message && x.range.begin == y.range.begin &&
+                  x.range.end == y.range.end && x.hint == y.hint && x.notes.size() == y.notes.size();
+    }
+    bool sameDump = ast::dumpModule(*whole) == ast::dumpModule(incremental);
+    if (!sameDiags || a != b || !sameDump) {
+      if (const char *dump = std::getenv("MDH_LSP_MISMATCH_DUMP")) {
+        std::ofstream(dump, std::ios::binary) << sm.file(id).utf8();
+      }
+      std::fprintf(stderr, "mdh-lsp: incremental parse mismatch in %s (%s%s%s)\n", sm.file(id).path().c_str(),
+                   sameDiags ? "" : "diagnostics ", a == b ? "" : "ranges ", sameDump ? "" : "tree");
+      for (size_t i = 0; i < std::max(d.all().size(), diags.size()) && i < 6; ++i)
+        std::fprintf(stderr, "  whole: %s | incremental: %s\n",
+                     i < d.all().size() ? (d.all()[i].code + " " + std::to_string(d.all()[i].range.begin) + " " +
+                                           d.all()[i].message).c_str() : "-",
+                     i < diags.size() ? (diags[i].code + " " + std::to_string(diags[i].range.begin) + " " +
+                                         diags[i].message).c_str() : "-");
+    }
   }
 
   CompilationOptions compilationOptions() {
@@ -128,9 +147,12 @@ struct MdhServer::Impl {
         co.parse = [parser, tokens, keepCache, verify, stats](const SourceManager &sm, FileId id,
                                                               DiagnosticEngine &d, const ParseLimits &limits) {
           if (id != 0) return parseModule(sm, id, d, limits); // imports: the main file is the first one loaded
+          const size_t before = d.all().size();
           auto m = parser->parse(sm, id, d, limits, *tokens, keepCache);
           if (stats) *stats = parser->lastStats();
-          if (verify && !parser->lastStats().fullParse) verifyAgainstFullParse(sm, id, limits, *m);
+          if (verify && !parser->lastStats().fullParse)
+            verifyAgainstFullParse(sm, id, limits, *m,
+                                   std::vector<mdh::Diagnostic>(d.all().begin() + long(before), d.all().end()));
           return m;
         };
       }
@@ -145,7 +167,8 @@ struct MdhServer::Impl {
     Entry *e = entry(uri);
     if (!e) return nullptr;
     if (!e->analysis) {
-      *e->parseStats = IncrementalParser::Stats{0, 0, true};
+      *e->parseStats = IncrementalParser::Stats{};
+      e->parseStats->fullParse = true;
       e->analysis = analyze(e->doc->path(), e->doc->text(), e->tokens.tokens(), e->parser, true, e->parseStats);
       e->loaded.clear();
       for (const auto &p : e->analysis->loadedPaths()) e->loaded.insert(canonical(p));
@@ -445,7 +468,7 @@ std::optional<std::vector<TextEdit>> MdhServer::format(const std::string &uri, s
   // Every declaration parsed without a diagnostic: the analysis's module is the
   // whole-file parse, so format it instead of parsing again.
   auto a = impl_->analysisFor(uri);
-  if (a && a->mainModule() && !e->parseStats->fullParse)
+  if (a && a->mainModule() && e->parseStats->clean())
     return formattingEdits(e->doc->text(), ast::formatModule(*a->mainModule(), a->sources()));
   return computeFormatting(e->doc->path(), e->doc->text(), error);
 }

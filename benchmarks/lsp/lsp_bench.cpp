@@ -114,10 +114,22 @@ int main(int argc, char **argv) {
     notify("textDocument/didChange",
            {{"textDocument", {{"uri", uri}, {"version", ++version}}}, {"contentChanges", json::array({change})}});
   };
+  // The other edit: delete a `;` in the middle of the file (a syntax error while
+  // it is missing: no declaration can be reused then) and put it back.
+  auto semi = find(lines, "return scale * log(m / u);", mid, 25); // the `;`
+  bool broken = false;
+  auto breakingEdit = [&] {
+    broken = !broken;
+    json change = {{"range", {{"start", pos(semi)}, {"end", pos({semi.first, semi.second + (broken ? 1 : 0)})}}},
+                   {"text", broken ? "" : ";"}};
+    notify("textDocument/didChange",
+           {{"textDocument", {{"uri", uri}, {"version", ++version}}}, {"contentChanges", json::array({change})}});
+  };
   json doc = {{"uri", uri}};
   struct Kind {
     std::string name;
     std::function<void()> run;
+    std::function<void()> after = nullptr; ///< unmeasured clean-up
   };
   auto linkDecl = find(lines, "mdh link", mid, 5);
   auto fieldUse = find(lines, "a_id: a.id", mid, 9);
@@ -145,6 +157,17 @@ int main(int argc, char **argv) {
                  {{"textDocument", doc},
                   {"range", {{"start", pos({0, 0})}, {"end", pos({int(lines.size()), 0})}}}});
        }},
+      {"syntax error + diags",
+       [&] {
+         // The sample's edit is undone and a `;` deleted instead: nothing can be reused.
+         edit();
+         breakingEdit();
+         lsp.publishPendingDiagnostics();
+       },
+       [&] {
+         breakingEdit(); // repaired, outside the measurement
+         lsp.publishPendingDiagnostics();
+       }},
       {"formatting", [&] {
          request("textDocument/formatting", {{"textDocument", doc}, {"options", {{"tabSize", 2}, {"insertSpaces", true}}}});
        }},
@@ -156,6 +179,7 @@ int main(int argc, char **argv) {
     for (auto &k : kinds) {
       edit();
       k.run();
+      if (k.after) k.after();
       server.releaseRetired();
     }
   std::vector<std::vector<double>> wall(kinds.size()), cpu(kinds.size());
@@ -167,6 +191,7 @@ int main(int argc, char **argv) {
       kinds[k].run();
       cpu[k].push_back(threadCpuMs() - c0);
       wall[k].push_back(std::chrono::duration<double, std::milli>(Clock::now() - s).count());
+      if (kinds[k].after) kinds[k].after();
       server.releaseRetired(); // what the server's run loop does when idle
     }
   auto stats = [](std::vector<double> v) {

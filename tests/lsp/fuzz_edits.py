@@ -196,12 +196,12 @@ def main():
             client.inbox.clear()
         if client.proc.poll() is not None:
             failures.append(f"mdh-lsp died with status {client.proc.returncode}: "
-                            f"{client.proc.stderr.read().decode(errors='replace')[-1000:]}")
+                            f"{client.stderr_text()[-1000:]}")
         else:
             rc = client.close()
             if rc != 0:
                 failures.append(f"mdh-lsp exited with status {rc}")
-            err = client.proc.stderr.read().decode(errors="replace")
+            err = client.stderr_text()
             if "incremental parse mismatch" in err:
                 failures.append("an incrementally parsed module differed from the whole-file parse:\n" + err[-2000:])
     finally:

@@ -16,11 +16,18 @@ def file_uri(path):
 
 class Client:
     def __init__(self, server, args=(), cwd=None, env=None):
+        # stderr goes to a file: a pipe nobody reads would block the server once full.
+        import tempfile
+        self.stderr_file = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([server, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, cwd=cwd, env=env)
+                                     stderr=self.stderr_file, cwd=cwd, env=env)
         self.buf = b""
         self.next_id = 1
         self.inbox = []  # messages received but not yet taken
+
+    def stderr_text(self):
+        self.stderr_file.seek(0)
+        return self.stderr_file.read().decode(errors="replace")
 
     # ---- sending ---------------------------------------------------------------------
     def send_raw(self, data: bytes):

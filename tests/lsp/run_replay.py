@@ -154,7 +154,7 @@ def main():
         rc = client.proc.wait(timeout=10)
         if rc != 0:
             print(f"FAIL {script}: mdh-lsp exited with status {rc}")
-            print(client.proc.stderr.read().decode(errors="replace")[-2000:])
+            print(client.stderr_text()[-2000:])
             return 1
     finally:
         if client.proc.poll() is None:
