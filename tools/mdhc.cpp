@@ -132,9 +132,10 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
 
 /// The configuration for a program: the default heuristic, completed from a
 /// (possibly partial) JSON file; invalid configurations are reported.
-std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads) {
+std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false) {
   ll::AsmModel model = ll::openmpModel();
   ll::Config cfg = ll::defaultConfig(prog, model, threads);
+  cfg.strictFp = strictFp;
   if (!path.empty()) {
     std::ifstream in(path);
     if (!in) {
@@ -154,6 +155,7 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
       return std::nullopt;
     }
     cfg = ll::completeConfig(partial, prog, model);
+    cfg.strictFp = cfg.strictFp || strictFp;
   }
   auto errs = ll::validate(cfg, prog, model);
   if (!errs.empty()) {
@@ -219,7 +221,7 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
 }
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-               int threads, const std::string &backend, const std::string &outDir, const std::string &name) {
+               int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
   if (backend != "openmp") {
     fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
     return 2;
@@ -238,7 +240,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   auto prog = comp.sema().instantiate(entry, settings);
   report(comp, c);
   if (!prog) return 1;
-  auto cfg = configFor(*prog, configPath, threads);
+  auto cfg = configFor(*prog, configPath, threads, strictFp);
   if (!cfg) return 1;
   auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg), name);
   std::error_code ec;
@@ -278,7 +280,8 @@ bool splitAssignments(const std::vector<std::string> &items, std::map<std::strin
 /// `mdhc run`: compile with the system compiler, load, run on .npy inputs
 /// (random when no file is given), write or print the outputs.
 int runRun(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-           int threads, const std::vector<std::string> &ins, const std::vector<std::string> &outs, uint64_t seed) {
+           int threads, const std::vector<std::string> &ins, const std::vector<std::string> &outs, uint64_t seed,
+           bool strictFp) {
   Compilation comp(optionsFor(c));
   MetaSettings settings;
   std::string err;
@@ -333,7 +336,7 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       }
     }
     auto ordered = interp::checkInputs(*prog, shapes, inputs);
-    auto cfg = configFor(*prog, configPath, threads);
+    auto cfg = configFor(*prog, configPath, threads, strictFp);
     if (!cfg) return 1;
     auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg));
     auto lib = runtime::NativeLibrary::build(kernel.source, kernel.flags, err);
@@ -387,6 +390,7 @@ int main(int argc, char **argv) {
   auto *check = app.add_subcommand("check", "check files for errors (exit 1 if any)");
   addCommon(check, checkOpts);
 
+  bool strictFp = false;
   Common compileOpts;
   std::string configPath, backend = "openmp", outDir = ".";
   int threads = 0;
@@ -397,6 +401,7 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--config", configPath, "low-level configuration (JSON; partial is completed by the default)");
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
   compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  compileCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
   compileCmd->add_option("-o,--output", outDir, "output directory");
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
@@ -415,6 +420,7 @@ int main(int argc, char **argv) {
   runCmd->add_option("--in", ins, "input buffer data BUF=FILE.npy (random data otherwise)")->allow_extra_args(false);
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
   runCmd->add_option("--seed", seed, "seed of random inputs");
+  runCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
 
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;
@@ -430,8 +436,8 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
-  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed);
-  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName);
+  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp);
+  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
   if (!emit.empty()) {
     if (top.files.empty()) {
       fmt::print(stderr, "error: --emit needs at least one file\n");
