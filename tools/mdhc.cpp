@@ -135,6 +135,7 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
 std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false) {
   ll::AsmModel model = ll::openmpModel();
   ll::Config cfg = ll::defaultConfig(prog, model, threads);
+  std::string modelName = "openmp";
   cfg.strictFp = strictFp;
   if (!path.empty()) {
     std::ifstream in(path);
@@ -153,6 +154,10 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
     if (!ll::fromJson(j, partial, err)) {
       fmt::print(stderr, "error: {}: {}\n", path, err);
       return std::nullopt;
+    }
+    // The model is data: `"model": "openmp-paper"` selects the paper's MM, L2, L1 | COR.
+    if (partial.model != "openmp" && partial.model.rfind("openmp", 0) == 0) {
+      if (auto m = ll::modelByName(partial.model)) model = *m;
     }
     cfg = ll::completeConfig(partial, prog, model);
     cfg.strictFp = cfg.strictFp || strictFp;
