@@ -225,14 +225,9 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
   return ok ? 0 : 1;
 }
 
-int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-               int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
-  if (backend != "openmp") {
-    fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
-    return 2;
-  }
-  Compilation comp(optionsFor(c));
-  MetaSettings settings;
+/// Parses `--set` items and checks the files; returns the exit status to
+/// use on failure (0 when the caller may go on).
+int prepare(Compilation &comp, const Common &c, const std::vector<std::string> &sets, MetaSettings &settings) {
   std::string err;
   if (!parseMetaSettings(sets, settings, err)) {
     fmt::print(stderr, "error: {}\n", err);
@@ -242,6 +237,18 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     report(comp, c);
     return 1;
   }
+  return 0;
+}
+
+int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
+               int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
+  if (backend != "openmp") {
+    fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
+    return 2;
+  }
+  Compilation comp(optionsFor(c));
+  MetaSettings settings;
+  if (int rc = prepare(comp, c, sets, settings)) return rc;
   auto prog = comp.sema().instantiate(entry, settings);
   report(comp, c);
   if (!prog) return 1;
@@ -289,15 +296,8 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
            bool strictFp) {
   Compilation comp(optionsFor(c));
   MetaSettings settings;
+  if (int rc = prepare(comp, c, sets, settings)) return rc;
   std::string err;
-  if (!parseMetaSettings(sets, settings, err)) {
-    fmt::print(stderr, "error: {}\n", err);
-    return 2;
-  }
-  if (!loadAndCheck(comp, c)) {
-    report(comp, c);
-    return 1;
-  }
   // Run-time sizes may be given with --set like meta-parameters.
   const ast::Decl *decl = comp.sema().lookup(entry);
   MetaSettings meta;
