@@ -30,10 +30,10 @@ struct RunRequest {
 
 inline void addRunOptions(CLI::App &app, RunRequest &r) {
   app.add_option("-e,--entry", r.entry, "the mdh declaration to run")->type_name("NAME");
-  app.add_option("-s,--set", r.sets, "meta-parameters and run-time sizes, e.g. T=f32,I=512")->type_name("NAME=VALUE,...");
+  app.add_option("-s,--set", r.sets, "meta-parameters and run-time sizes, e.g. T=f32,I=512")->type_name("NAME=VALUE,...")->allow_extra_args(false);
   app.add_option("--in", r.inputs, "input buffer data (NumPy .npy); inputs without a file get random data")
-      ->type_name("BUF=FILE");
-  app.add_option("--out", r.outputs, "write an output buffer (NumPy .npy, written atomically)")->type_name("BUF=FILE");
+      ->type_name("BUF=FILE")->allow_extra_args(false);
+  app.add_option("--out", r.outputs, "write an output buffer (NumPy .npy, written atomically)")->type_name("BUF=FILE")->allow_extra_args(false);
   app.add_option("--seed", r.seed, "seed of the random inputs (default 1)")->type_name("N");
   app.add_flag("--allow-undefined", r.allowUndefined,
                "allow output cells no index function writes (⊥); --out then also writes BUF.defined.npy");
