@@ -11,6 +11,7 @@
 #include "interp/ProgramShapes.h"
 #include "interp/ResultPrinter.h"
 #include "runtime/NativeLibrary.h"
+#include "tune/Tuner.h"
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
@@ -276,6 +277,47 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   return 0;
 }
 
+/// `mdhc tune`: measure candidates, write the fastest configuration.
+int runTune(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads,
+            const tune::TuneOptions &base, const std::string &outPath) {
+  Compilation comp(optionsFor(c));
+  MetaSettings settings;
+  if (int rc = prepare(comp, c, sets, settings)) return rc;
+  auto prog = comp.sema().instantiate(entry, settings);
+  report(comp, c);
+  if (!prog) return 1;
+  tune::TuneOptions o = base;
+  o.threads = threads;
+  o.log = [](const std::string &s) { fmt::print(stderr, "{}\n", s); };
+  auto r = tune::tune(*prog, o);
+  if (r.best.seconds <= 0) {
+    fmt::print(stderr, "error: no candidate could be measured: {}\n", r.best.failure);
+    return 1;
+  }
+  size_t failed = 0;
+  for (const auto &m : r.history)
+    if (m.seconds <= 0) {
+      ++failed;
+      fmt::print(stderr, "note: candidate failed ({}): {}\n", m.failure, ll::toJson(m.config).dump());
+    }
+  fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
+             r.baseline.seconds * 1e3, r.baseline.seconds / r.best.seconds, r.history.size(), failed);
+  std::string json = ll::toJson(r.best.config).dump(2) + "\n";
+  if (outPath.empty()) {
+    fmt::print("{}", json);
+    return 0;
+  }
+  std::string tmp = outPath + ".tmp";
+  std::ofstream out(tmp);
+  out << json;
+  out.close();
+  if (!out || std::rename(tmp.c_str(), outPath.c_str()) != 0) {
+    fmt::print(stderr, "error: cannot write `{}`\n", outPath);
+    return 1;
+  }
+  return 0;
+}
+
 /// Splits `BUF=FILE` items.
 bool splitAssignments(const std::vector<std::string> &items, std::map<std::string, std::string> &out) {
   for (const auto &it : items) {
@@ -427,6 +469,19 @@ int main(int argc, char **argv) {
   runCmd->add_option("--seed", seed, "seed of random inputs");
   runCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
 
+  Common tuneOpts;
+  tune::TuneOptions tuneOptions;
+  std::string tuneOut;
+  auto *tuneCmd = app.add_subcommand("tune", "search configurations by measured run time; writes the fastest as JSON");
+  addCommon(tuneCmd, tuneOpts);
+  tuneCmd->add_option("-e,--entry", entry, "the mdh declaration to tune")->required();
+  tuneCmd->add_option("-s,--set", sets, "meta-parameter values (all sizes concrete)")->allow_extra_args(false);
+  tuneCmd->add_option("--evaluations", tuneOptions.evaluations, "candidates to measure (default 64)");
+  tuneCmd->add_option("--seconds", tuneOptions.seconds, "wall-time budget (default 600)");
+  tuneCmd->add_option("--seed", tuneOptions.seed, "seed of the search");
+  tuneCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  tuneCmd->add_option("-o,--output", tuneOut, "write the best configuration here (atomically)");
+
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;
   auto *fmtCmd = app.add_subcommand("fmt", "format files (to stdout, or in place with -i)");
@@ -441,6 +496,7 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
+  if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneOptions, tuneOut);
   if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp);
   if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
   if (!emit.empty()) {
