@@ -258,20 +258,17 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg), name);
   std::error_code ec;
   std::filesystem::create_directories(outDir, ec);
-  auto write = [&](const std::string &file, const std::string &text) {
-    std::string path = outDir + "/" + file, tmp = path + ".tmp";
-    std::ofstream o(tmp, std::ios::binary);
-    o << text;
-    o.close();
-    if (!o || std::rename(tmp.c_str(), path.c_str()) != 0) {
-      fmt::print(stderr, "error: cannot write `{}`\n", path);
-      return false;
-    }
-    return true;
-  };
-  if (!write(kernel.name + ".cpp", kernel.source) || !write(kernel.name + ".h", kernel.header) ||
-      !write(kernel.name + ".config.json", ll::toJson(*cfg).dump(2) + "\n"))
+  auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
+  try {
+    data::AtomicFileSet files;
+    files.stage(outDir + "/" + kernel.name + ".cpp", bytes(kernel.source));
+    files.stage(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
+    files.stage(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
+    files.commit();
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
     return 1;
+  }
   fmt::print("{}/{}.cpp\n{}/{}.h\n# build with: c++ -std=c++17 {} -c {}/{}.cpp\n", outDir, kernel.name, outDir, kernel.name,
              kernel.flags, outDir, kernel.name);
   return 0;
@@ -307,12 +304,12 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
     fmt::print("{}", json);
     return 0;
   }
-  std::string tmp = outPath + ".tmp";
-  std::ofstream out(tmp);
-  out << json;
-  out.close();
-  if (!out || std::rename(tmp.c_str(), outPath.c_str()) != 0) {
-    fmt::print(stderr, "error: cannot write `{}`\n", outPath);
+  try {
+    data::AtomicFileSet files;
+    files.stage(outPath, std::vector<uint8_t>(json.begin(), json.end()));
+    files.commit();
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
   return 0;

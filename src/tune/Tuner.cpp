@@ -37,22 +37,67 @@ ll::Config mutate(const ll::Config &c, const std::vector<int64_t> &sizes, std::m
   return n;
 }
 
+/// Runs `work(fd)` in a child process and returns what it wrote to `fd`
+/// (the child is killed after `timeout` seconds).  Generated code runs only
+/// in children: OpenMP's thread pool does not survive fork(), and a crash
+/// or hang must not end the tuner.
+template <class Work> std::string inChild(double timeout, Work work) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    work(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string buf;
+  auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
+  char chunk[65536];
+  while (true) {
+    double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0) {
+      kill(pid, SIGKILL);
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    if (poll(&p, 1, int(left * 1000) + 1) <= 0) continue;
+    ssize_t n = read(fds[0], chunk, sizeof chunk);
+    if (n <= 0) break;
+    buf.append(chunk, size_t(n));
+  }
+  close(fds[0]);
+  waitpid(pid, nullptr, 0);
+  return buf;
+}
+
+void writeAll(int fd, const void *data, size_t size) {
+  const char *p = static_cast<const char *>(data);
+  for (size_t off = 0; off < size;) {
+    ssize_t n = write(fd, p + off, size - off);
+    if (n <= 0) _exit(1);
+    off += size_t(n);
+  }
+}
+
+/// Points the output slots of `ptrs` at fresh zeroed buffers.
+std::vector<std::vector<uint8_t>> allocateOutputs(std::vector<void *> &ptrs, const std::vector<size_t> &outBytes) {
+  size_t nIn = ptrs.size() - outBytes.size();
+  std::vector<std::vector<uint8_t>> outs(outBytes.size());
+  for (size_t i = 0; i < outs.size(); ++i) {
+    outs[i].assign(outBytes[i], 0);
+    ptrs[nIn + i] = outs[i].data();
+  }
+  return outs;
+}
+
 /// Runs the candidates of one library in a child process; returns median seconds per candidate (< 0: failed).
 std::vector<double> measureBatch(const runtime::NativeLibrary &lib, const std::vector<std::string> &names,
                                  std::vector<void *> ptrs, const std::vector<size_t> &outBytes,
                                  const std::vector<std::vector<uint8_t>> *reference, int reps, double timeout) {
   std::vector<double> times(names.size(), -1);
-  int fds[2];
-  if (pipe(fds) != 0) return times;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    size_t nIn = ptrs.size() - outBytes.size();
-    std::vector<std::vector<uint8_t>> outs(outBytes.size());
-    for (size_t i = 0; i < outs.size(); ++i) {
-      outs[i].assign(outBytes[i], 0);
-      ptrs[nIn + i] = outs[i].data();
-    }
+  std::string buf = inChild(timeout, [&](int fd) {
+    auto outs = allocateOutputs(ptrs, outBytes);
     for (size_t c = 0; c < names.size(); ++c) {
       auto fn = lib.entry(names[c]);
       if (!fn) continue;
@@ -72,28 +117,9 @@ std::vector<double> measureBatch(const runtime::NativeLibrary &lib, const std::v
         med = t[t.size() / 2];
       }
       std::string line = fmt::format("{} {:.9e}\n", c, med);
-      if (write(fds[1], line.data(), line.size()) < 0) _exit(1);
+      writeAll(fd, line.data(), line.size());
     }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string buf;
-  auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-  char chunk[4096];
-  while (true) {
-    double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      kill(pid, SIGKILL);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, int(left * 1000) + 1) <= 0) continue;
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n <= 0) break;
-    buf.append(chunk, size_t(n));
-  }
-  close(fds[0]);
-  waitpid(pid, nullptr, 0);
+  });
   size_t pos = 0;
   while (pos < buf.size()) {
     size_t nl = buf.find('\n', pos);
@@ -106,49 +132,16 @@ std::vector<double> measureBatch(const runtime::NativeLibrary &lib, const std::v
   return times;
 }
 
-/// Runs one entry in a child process and reads its outputs back: OpenMP's
-/// thread pool does not survive fork(), so the tuner itself never runs
-/// generated code.
+/// The outputs of one entry, computed in a child process.
 bool referenceOutputs(const runtime::NativeLibrary &lib, const std::string &name, std::vector<void *> ptrs,
                       const std::vector<size_t> &outBytes, double timeout, std::vector<std::vector<uint8_t>> &out) {
-  int fds[2];
-  if (pipe(fds) != 0) return false;
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    size_t nIn = ptrs.size() - outBytes.size();
-    std::vector<std::vector<uint8_t>> outs(outBytes.size());
-    for (size_t i = 0; i < outs.size(); ++i) {
-      outs[i].assign(outBytes[i], 0);
-      ptrs[nIn + i] = outs[i].data();
-    }
+  std::string buf = inChild(timeout, [&](int fd) {
+    auto outs = allocateOutputs(ptrs, outBytes);
     lib.entry(name)(nullptr, ptrs.data());
-    for (const auto &o : outs)
-      for (size_t off = 0; off < o.size();) {
-        ssize_t n = write(fds[1], o.data() + off, o.size() - off);
-        if (n <= 0) _exit(1);
-        off += size_t(n);
-      }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string buf;
+    for (const auto &o : outs) writeAll(fd, o.data(), o.size());
+  });
   size_t want = 0;
   for (auto n : outBytes) want += n;
-  auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-  char chunk[65536];
-  while (buf.size() < want) {
-    double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (left <= 0) break;
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, int(left * 1000) + 1) <= 0) continue;
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n <= 0) break;
-    buf.append(chunk, size_t(n));
-  }
-  if (buf.size() < want) kill(pid, SIGKILL);
-  close(fds[0]);
-  waitpid(pid, nullptr, 0);
   if (buf.size() != want) return false;
   out.clear();
   size_t off = 0;
