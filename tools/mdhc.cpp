@@ -241,6 +241,17 @@ int prepare(Compilation &comp, const Common &c, const std::vector<std::string> &
   return 0;
 }
 
+/// prepare() and the instantiation of `entry`; on failure `rc` is the exit status.
+std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c, const std::string &entry,
+                                              const std::vector<std::string> &sets, int &rc) {
+  MetaSettings settings;
+  if ((rc = prepare(comp, c, sets, settings))) return nullptr;
+  auto prog = comp.sema().instantiate(entry, settings);
+  report(comp, c);
+  rc = prog ? 0 : 1;
+  return prog;
+}
+
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
   if (backend != "openmp") {
@@ -248,11 +259,9 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     return 2;
   }
   Compilation comp(optionsFor(c));
-  MetaSettings settings;
-  if (int rc = prepare(comp, c, sets, settings)) return rc;
-  auto prog = comp.sema().instantiate(entry, settings);
-  report(comp, c);
-  if (!prog) return 1;
+  int rc = 0;
+  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  if (!prog) return rc;
   auto cfg = configFor(*prog, configPath, threads, strictFp);
   if (!cfg) return 1;
   auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg), name);
@@ -278,11 +287,9 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
 int runTune(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads,
             const tune::TuneOptions &base, const std::string &outPath) {
   Compilation comp(optionsFor(c));
-  MetaSettings settings;
-  if (int rc = prepare(comp, c, sets, settings)) return rc;
-  auto prog = comp.sema().instantiate(entry, settings);
-  report(comp, c);
-  if (!prog) return 1;
+  int rc = 0;
+  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  if (!prog) return rc;
   tune::TuneOptions o = base;
   o.threads = threads;
   o.log = [](const std::string &s) { fmt::print(stderr, "{}\n", s); };
