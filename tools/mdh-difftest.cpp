@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 1;
   double tol = 0;
   bool verbose = false;
-  std::string opt = "-O1", keep;
+  std::string opt = "-O1", keep, backend = "openmp";
   app.add_option("file", file, ".mdh program (omit with --generate)");
   app.add_option("-e,--entry", entry, "mdh to instantiate");
   app.add_option("-s,--set", sets, "meta-parameter values, e.g. T=i32,N=17")->allow_extra_args(false);
@@ -32,6 +32,8 @@ int main(int argc, char **argv) {
   app.add_option("--opt", opt, "optimisation flags for the generated code");
   app.add_option("--keep", keep, "keep the generated source in this directory");
   app.add_flag("-v,--verbose", verbose, "print every configuration");
+  app.add_option("--backend", backend, "openmp | opencl (the GPU kernels on the default OpenCL device)")
+      ->check(CLI::IsMember({"openmp", "opencl"}));
   CLI11_PARSE(app, argc, argv);
 
   testing::DiffTestOptions o;
@@ -40,6 +42,7 @@ int main(int argc, char **argv) {
   o.floatTolerance = tol;
   o.verbose = verbose;
   o.keepDir = keep;
+  o.backend = backend;
   int programs = 0, totalConfigs = 0, failed = 0, passed = 0;
   auto start = std::chrono::steady_clock::now();
   auto runOne = [&](const std::string &path, const std::string &text, const std::string &ent, const MetaSettings &settings,

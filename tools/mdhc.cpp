@@ -11,6 +11,8 @@
 #include "interp/ProgramShapes.h"
 #include "interp/ResultPrinter.h"
 #include "runtime/NativeLibrary.h"
+#include "runtime/OpenCLDevice.h"
+#include "codegen/GpuEmitters.h"
 #include "tune/Tuner.h"
 #include "hl/HLIR.h"
 #include "ll/Config.h"
@@ -133,8 +135,15 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
 
 /// The configuration for a program: the default heuristic, completed from a
 /// (possibly partial) JSON file; invalid configurations are reported.
-std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false) {
+std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false,
+                                     const std::string &backend = "openmp") {
   ll::AsmModel model = ll::openmpModel();
+  if (backend == "cuda") model = ll::cudaModel(80);
+  if (backend == "opencl") {
+    std::string note;
+    model = runtime::openclModelForDevice(note);
+    if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
+  }
   ll::Config cfg = ll::defaultConfig(prog, model, threads);
   std::string modelName = "openmp";
   cfg.strictFp = strictFp;
@@ -254,23 +263,23 @@ std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
-  if (backend != "openmp") {
-    fmt::print(stderr, "error: backend `{}` is not available yet; use `--backend openmp`\n", backend);
-    return 2;
-  }
   Compilation comp(optionsFor(c));
   int rc = 0;
   auto prog = instantiateEntry(comp, c, entry, sets, rc);
   if (!prog) return rc;
-  auto cfg = configFor(*prog, configPath, threads, strictFp);
+  auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
   if (!cfg) return 1;
-  auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg), name);
+  ll::Lowered lowered = ll::lower(*prog, *cfg);
+  auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered, name)
+                : backend == "cuda" ? codegen::emitCuda(lowered, name)
+                                    : codegen::emitOpenMP(lowered, name);
+  const std::string ext = backend == "cuda" ? ".cu" : ".cpp";
   std::error_code ec;
   std::filesystem::create_directories(outDir, ec);
   auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
   try {
     data::AtomicFileSet files;
-    files.stage(outDir + "/" + kernel.name + ".cpp", bytes(kernel.source));
+    files.stage(outDir + "/" + kernel.name + ext, bytes(kernel.source));
     files.stage(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
     files.stage(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
     files.commit();
@@ -278,8 +287,8 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
-  fmt::print("{}/{}.cpp\n{}/{}.h\n# build with: c++ -std=c++17 {} -c {}/{}.cpp\n", outDir, kernel.name, outDir, kernel.name,
-             kernel.flags, outDir, kernel.name);
+  fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n", outDir, kernel.name, ext,
+             backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.flags);
   return 0;
 }
 
@@ -339,7 +348,7 @@ bool splitAssignments(const std::vector<std::string> &items, std::map<std::strin
 /// (random when no file is given), write or print the outputs.
 int runRun(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
            int threads, const std::vector<std::string> &ins, const std::vector<std::string> &outs, uint64_t seed,
-           bool strictFp) {
+           bool strictFp, const std::string &backend = "openmp") {
   Compilation comp(optionsFor(c));
   MetaSettings settings;
   if (int rc = prepare(comp, c, sets, settings)) return rc;
@@ -387,9 +396,10 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       }
     }
     auto ordered = interp::checkInputs(*prog, shapes, inputs);
-    auto cfg = configFor(*prog, configPath, threads, strictFp);
+    auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
     if (!cfg) return 1;
-    auto kernel = codegen::emitOpenMP(ll::lower(*prog, *cfg));
+    ll::Lowered lowered = ll::lower(*prog, *cfg);
+    auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered) : codegen::emitOpenMP(lowered);
     auto lib = runtime::NativeLibrary::build(kernel.source, kernel.flags, err);
     if (!lib) {
       fmt::print(stderr, "error: {}\n", err);
@@ -408,7 +418,10 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     for (const auto &b : prog->outputs) ptrs.push_back(outputs.at(b.name).bytes.data());
     std::vector<int64_t> dyn;
     for (const auto &s : prog->dynamicSizes) dyn.push_back(shapes.runtimeSizes.at(s));
-    lib->entry(kernel.name)(dyn.data(), ptrs.data());
+    if (int status = lib->entry(kernel.name)(dyn.data(), ptrs.data())) {
+      fmt::print(stderr, "error: the {} kernel failed (status {})\n", backend, status);
+      return 1;
+    }
     data::AtomicFileSet files;
     for (const auto &[k, path] : outFiles) files.stage(path, data::encodeBuffer(outputs.at(k)));
     files.commit();
@@ -472,6 +485,9 @@ int main(int argc, char **argv) {
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
   runCmd->add_option("--seed", seed, "seed of random inputs");
   runCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
+  std::string runBackend = "openmp";
+  runCmd->add_option("--backend", runBackend, "openmp | opencl (CUDA kernels are compiled, not run here)")
+      ->check(CLI::IsMember({"openmp", "opencl"}));
 
   Common tuneOpts;
   tune::TuneOptions tuneOptions;
@@ -501,7 +517,7 @@ int main(int argc, char **argv) {
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
   if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneOptions, tuneOut);
-  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp);
+  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend);
   if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
   if (!emit.empty()) {
     if (top.files.empty()) {

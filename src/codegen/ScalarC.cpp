@@ -49,32 +49,39 @@ std::string floatLiteral(double v, const Type &t) {
   return t.kind == Type::Kind::F32 ? s + "f" : s;
 }
 
-std::string constant(const hl::SExpr &e) {
+std::string constant(const hl::SExpr &e, const Dialect &d) {
   const Type &t = e.type;
   if (t.isFloat()) return floatLiteral(e.value.fvalue, t);
   if (t.kind == Type::Kind::Bool) return e.value.bits ? "true" : "false";
+  // GPU C: `long` is 64 bits in OpenCL C and in CUDA on LP64 hosts; OpenCL C has no `long long`.
+  const char *sfx = d.gpuC ? "L" : "LL";
   if (t.isSigned()) {
     int64_t v = int64_t(e.value.bits);
     if (v == INT64_MIN) return "INT64_MIN";
-    return fmt::format("({})({}LL)", t.cName(), v);
+    return fmt::format("({})({}{})", t.cName(), v, sfx);
   }
-  return fmt::format("({})({}ULL)", t.cName(), e.value.bits);
+  return fmt::format("({})({}U{})", t.cName(), e.value.bits, sfx);
 }
 
 class FnEmitter {
 public:
-  explicit FnEmitter(const hl::ScalarFunction &f) : f(f) {}
+  FnEmitter(const hl::ScalarFunction &f, const Dialect &d) : f(f), d(d) {}
 
   std::string body() {
     std::string out;
-    for (size_t i = f.numParams; i < f.localTypes.size(); ++i)
-      out += fmt::format("  {} l{}{{}};\n", cType(f.localTypes[i]), i);
+    for (size_t i = f.numParams; i < f.localTypes.size(); ++i) {
+      const Type &t = f.localTypes[i];
+      if (!d.gpuC) out += fmt::format("  {} l{}{{}};\n", cType(t), i);
+      else if (t.kind == Type::Kind::Record || t.kind == Type::Kind::Tuple) out += fmt::format("  {} l{};\n", cType(t), i);
+      else out += fmt::format("  {} l{} = 0;\n", cType(t), i);
+    }
     for (const auto &s : f.body) stmt(*s, 1, out);
     return out;
   }
 
 private:
   const hl::ScalarFunction &f;
+  const Dialect &d;
 
   void stmt(const hl::SStmt &s, int level, std::string &out) {
     std::string pad(size_t(level * 2), ' ');
@@ -99,7 +106,7 @@ private:
   std::string expr(const hl::SExpr &e) {
     auto a = [&](size_t i) { return expr(*e.args[i]); };
     switch (e.kind) {
-    case hl::SExpr::Kind::Const: return constant(e);
+    case hl::SExpr::Kind::Const: return constant(e, d);
     case hl::SExpr::Kind::Local: return fmt::format("l{}", e.slot);
     case hl::SExpr::Kind::Unary:
       switch (e.unOp) {
@@ -111,13 +118,18 @@ private:
     case hl::SExpr::Kind::Binary: {
       static const char *fns[] = {"mdh_add", "mdh_sub", "mdh_mul", "mdh_div", "mdh_mod", "mdh_shl", "mdh_shr"};
       int k = int(e.binOp);
+      // GPU C: shift counts as unsigned int (what the C++ template does first).
+      if (d.gpuC && (e.binOp == hl::BinOp::Shl || e.binOp == hl::BinOp::Shr))
+        return fmt::format("{}({}, (uint32_t)({}))", fns[k], a(0), a(1));
       if (k <= int(hl::BinOp::Shr)) return fmt::format("{}({}, {})", fns[k], a(0), a(1));
       if (e.binOp == hl::BinOp::BitAnd || e.binOp == hl::BinOp::BitOr || e.binOp == hl::BinOp::BitXor)
         return fmt::format("({})({} {} {})", e.type.cName(), a(0), hl::binOpSpelling(e.binOp), a(1));
       return fmt::format("({} {} {})", a(0), hl::binOpSpelling(e.binOp), a(1));
     }
     case hl::SExpr::Kind::Cond: return fmt::format("({} ? {} : {})", a(0), a(1), a(2));
-    case hl::SExpr::Kind::Cast: return fmt::format("mdh_cast<{}>({})", e.type.cName(), a(0));
+    case hl::SExpr::Kind::Cast:
+      if (d.gpuC) return fmt::format("mdh_cast_{}({})", e.type.cName(), a(0));
+      return fmt::format("mdh_cast<{}>({})", e.type.cName(), a(0));
     case hl::SExpr::Kind::Builtin: {
       std::vector<std::string> args;
       for (size_t i = 0; i < e.args.size(); ++i) args.push_back(a(i));
@@ -132,6 +144,7 @@ private:
     case hl::SExpr::Kind::Record: {
       std::vector<std::string> args;
       for (size_t i = 0; i < e.args.size(); ++i) args.push_back(a(i));
+      if (d.gpuC) return fmt::format("{}({})", makeFn(e.type), fmt::join(args, ", "));
       return fmt::format("{}{{{}}}", cType(e.type), fmt::join(args, ", "));
     }
     case hl::SExpr::Kind::Field: {
@@ -148,7 +161,8 @@ private:
 
 std::string fnName(const hl::ScalarFunction &f) { return "mdh_fn_" + f.name; }
 
-std::string emitTypeDecls(const hl::Program &p) {
+namespace {
+std::vector<Type> programTypes(const hl::Program &p) {
   std::vector<Type> types;
   for (const auto &b : p.inputs) collectTypes(b.elem, types);
   for (const auto &b : p.outputs) collectTypes(b.elem, types);
@@ -157,8 +171,26 @@ std::string emitTypeDecls(const hl::Program &p) {
     collectTypes(f->result, types);
     for (const auto &s : f->body) collectStmtTypes(*s, types);
   }
+  return types;
+}
+} // namespace
+
+std::string makeFn(const Type &t) { return "mdh_make_" + cType(t); }
+
+std::string emitTypeDecls(const hl::Program &p, const Dialect &d) {
+  std::vector<Type> types = programTypes(p);
   std::string out;
   for (const auto &t : types) {
+    if (d.gpuC) {
+      // typedef'd structs: valid C (OpenCL C) and C++ (CUDA); same layout as the host's.
+      out += fmt::format("typedef struct {0} {{\n", cType(t));
+      if (t.kind == Type::Kind::Record)
+        for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), f.name);
+      else
+        for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
+      out += fmt::format("}} {0};\nMDH_STATIC_ASSERT(sizeof({0}) == {1}, \"record layout\");\n", cType(t), t.size());
+      continue;
+    }
     if (t.kind == Type::Kind::Record) {
       out += fmt::format("struct {} {{\n", t.record->name);
       for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), f.name);
@@ -266,12 +298,12 @@ std::string emitFunctions(const hl::Program &p, const Dialect &d) {
     std::vector<std::string> params;
     for (size_t i = 0; i < f->numParams; ++i) params.push_back(fmt::format("{} l{}", cType(f->localTypes[i]), i));
     out += fmt::format("// {}\n{} {} {}({}) {{\n{}}}\n", f->sourceName, d.fnQualifier, cType(f->result), fnName(*f),
-                       fmt::join(params, ", "), FnEmitter(*f).body());
+                       fmt::join(params, ", "), FnEmitter(*f, d).body());
   }
   return out;
 }
 
-std::string applyBinary(const hl::BinaryOperator &op, const std::string &a, const std::string &b) {
+std::string applyBinary(const hl::BinaryOperator &op, const std::string &a, const std::string &b, const Dialect &d) {
   switch (op.kind) {
   case hl::BinaryOperator::Kind::Builtin: {
     const Type &t = op.type;
@@ -290,29 +322,43 @@ std::string applyBinary(const hl::BinaryOperator &op, const std::string &a, cons
   case hl::BinaryOperator::Kind::Tuple: {
     std::vector<std::string> parts;
     for (size_t i = 0; i < op.elems.size(); ++i)
-      parts.push_back(applyBinary(op.elems[i], fmt::format("{}._{}", a, i), fmt::format("{}._{}", b, i)));
+      parts.push_back(applyBinary(op.elems[i], fmt::format("{}._{}", a, i), fmt::format("{}._{}", b, i), d));
+    if (d.gpuC) return fmt::format("{}({})", makeFn(op.type), fmt::join(parts, ", "));
     return fmt::format("{}{{{}}}", cType(op.type), fmt::join(parts, ", "));
   }
   }
   return a;
 }
 
-std::string identityOf(const hl::BinaryOperator &op) {
+std::string identityOf(const hl::BinaryOperator &op, const Dialect &d) {
   switch (op.kind) {
   case hl::BinaryOperator::Kind::User: return "";
   case hl::BinaryOperator::Kind::Tuple: {
     std::vector<std::string> parts;
     for (const auto &e : op.elems) {
-      std::string id = identityOf(e);
+      std::string id = identityOf(e, d);
       if (id.empty()) return "";
       parts.push_back(id);
     }
+    if (d.gpuC) return fmt::format("{}({})", makeFn(op.type), fmt::join(parts, ", "));
     return fmt::format("{}{{{}}}", cType(op.type), fmt::join(parts, ", "));
   }
   case hl::BinaryOperator::Kind::Builtin: break;
   }
   const Type &t = op.type;
   std::string c = t.cName();
+  if (d.gpuC) {
+    switch (op.builtin) {
+    case hl::BuiltinOp::Add: return t.isFloat() ? (t.kind == Type::Kind::F32 ? "-0.0f" : "-0.0") : fmt::format("(({})0)", c);
+    case hl::BuiltinOp::Mul: return fmt::format("(({})1)", c);
+    case hl::BuiltinOp::Max: return t.isFloat() ? "" : fmt::format("MDH_LOWEST_{}", c);
+    case hl::BuiltinOp::Min: return t.isFloat() ? "" : fmt::format("MDH_HIGHEST_{}", c);
+    case hl::BuiltinOp::And: return t.kind == Type::Kind::Bool ? "true" : fmt::format("(({0})~(({0})0))", c);
+    case hl::BuiltinOp::Or:
+    case hl::BuiltinOp::Xor: return t.kind == Type::Kind::Bool ? "false" : fmt::format("(({})0)", c);
+    }
+    return "";
+  }
   switch (op.builtin) {
   // -0.0 is the exact identity of IEEE addition (+0.0 would turn -0.0 into +0.0).
   case hl::BuiltinOp::Add: return t.isFloat() ? (t.kind == Type::Kind::F32 ? "-0.0f" : "-0.0") : fmt::format("{}(0)", c);

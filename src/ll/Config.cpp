@@ -4,6 +4,8 @@
  */
 #include "ll/Config.h"
 
+#include "ll/GpuConfig.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -150,6 +152,7 @@ bool isReduced(const hl::Program &p, size_t d) { return p.ops[d].kind == hl::Com
 } // namespace
 
 std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m) {
+  if (isGpuModel(m)) return validateGpu(c, p, m);
   std::vector<std::string> errs;
   const size_t D = p.dims();
   if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
@@ -231,6 +234,7 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
 }
 
 Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
+  if (isGpuModel(m)) return defaultGpuConfig(p, m);
   Config c;
   c.model = m.name;
   c.threads = threads;
@@ -314,6 +318,7 @@ Config completeConfig(const Config &partial, const hl::Program &p, const AsmMode
 }
 
 Config randomConfig(const hl::Program &p, const AsmModel &m, std::mt19937_64 &rng, const std::vector<int64_t> &sizes) {
+  if (isGpuModel(m)) return randomGpuConfig(p, m, rng, sizes);
   Config c;
   c.model = m.name;
   const size_t D = p.dims();

@@ -3,6 +3,7 @@
  */
 #include "testing/DiffTest.h"
 
+#include "codegen/GpuEmitters.h"
 #include "codegen/OpenMPEmitter.h"
 #include "data/RandomData.h"
 #include "interp/Interpreter.h"
@@ -10,6 +11,7 @@
 #include "ll/Config.h"
 #include "ll/Lowering.h"
 #include "runtime/NativeLibrary.h"
+#include "runtime/OpenCLDevice.h"
 
 #include <cmath>
 #include <cstring>
@@ -138,7 +140,9 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     return res; // not a compiler bug: nothing to compare
   }
 
-  ll::AsmModel model = ll::openmpModel();
+  const bool opencl = opts.backend == "opencl";
+  std::string note;
+  ll::AsmModel model = opencl ? runtime::openclModelForDevice(note) : ll::openmpModel();
   std::vector<int64_t> sizes = ll::concreteSizes(prog, dynPairs);
   std::vector<ll::Config> configs = {ll::defaultConfig(prog, model)};
   for (int i = 0; i < opts.randomConfigs * 4 && int(configs.size()) <= opts.randomConfigs; ++i) {
@@ -151,13 +155,22 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   for (size_t i = 0; i < configs.size(); ++i) {
     lowered.push_back(ll::lower(prog, configs[i]));
   }
-  for (size_t i = 0; i < configs.size(); ++i) {
-    auto k = codegen::emitOpenMP(lowered[i], fmt::format("{}_c{}", prog.instanceName, i));
-    if (i == 0) source = k.common;
-    source += k.kernel;
+  std::string flags = opts.optFlags + " -march=native -fopenmp";
+  if (opencl) {
+    std::vector<codegen::GpuUnit> batch;
+    for (size_t i = 0; i < configs.size(); ++i) batch.push_back({&lowered[i], fmt::format("{}_c{}", prog.instanceName, i)});
+    auto k = codegen::emitOpenCL(batch, int64_t(model.coreLayers().at(1)->maxParallelism));
+    source = k.source;
+    flags = opts.optFlags + " " + k.flags;
+  } else {
+    for (size_t i = 0; i < configs.size(); ++i) {
+      auto k = codegen::emitOpenMP(lowered[i], fmt::format("{}_c{}", prog.instanceName, i));
+      if (i == 0) source = k.common;
+      source += k.kernel;
+    }
   }
   std::string err;
-  auto lib = runtime::NativeLibrary::build(source, opts.optFlags + " -march=native -fopenmp", err, opts.keepDir);
+  auto lib = runtime::NativeLibrary::build(source, flags, err, opts.keepDir);
   auto reproducer = [&](size_t i, const std::string &what) {
     return fmt::format("MISMATCH {}\n  program: {}\n  instance: {}{}\n  seed: {}\n  configuration: {}\n", what, programText,
                        prog.instanceName,
@@ -189,7 +202,11 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
       res.report += reproducer(i, "entry point missing from the library");
       continue;
     }
-    fn(dynValues.data(), ptrs.data());
+    if (int status = fn(dynValues.data(), ptrs.data())) {
+      ++res.mismatches;
+      res.report += reproducer(i, fmt::format("the entry point failed with status {}", status));
+      continue;
+    }
     for (const auto &b : prog.outputs) {
       const auto &got = outs.at(b.name), &want = expected.outputs.at(b.name);
       const auto &defined = expected.defined.at(b.name);

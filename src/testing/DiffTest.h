@@ -27,6 +27,10 @@ struct DiffTestOptions {
   double floatTolerance = 0; ///< 0: bit-exact
   bool verbose = false;
   std::string keepDir;       ///< keep the generated source here
+  /// "openmp" or "opencl" (kernels of the GPU plan on the default OpenCL
+  /// device, e.g. PoCL; configurations of the `opencl` model with the
+  /// device's limits).
+  std::string backend = "openmp";
 };
 
 struct DiffTestResult {
