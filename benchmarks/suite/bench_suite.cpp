@@ -154,12 +154,15 @@ template <class T> Checker exact_checker(std::shared_ptr<std::vector<T>> ref) {
 
 using RunFn = int (*)(const int64_t *, void *const *);
 
-void add_mdh(Workload &w, const std::string &impl, const std::string &so) {
+void add_mdh(Workload &w, const std::string &impl, const std::string &so, const std::string &why_missing,
+             const std::string &extra_note) {
   Impl im;
   im.name = impl;
   im.out = mk(w.out_bytes);
   if (so.empty()) {
-    im.note = impl == "mdh-tuned" ? "n/a: no tuned configuration for this workload yet" : "n/a: no kernel given";
+    im.note = !why_missing.empty()       ? why_missing
+              : impl == "mdh-tuned" ? "n/a: no tuned configuration for this workload yet"
+                                    : "n/a: no kernel given";
     w.impls.push_back(im);
     return;
   }
@@ -176,7 +179,7 @@ void add_mdh(Workload &w, const std::string &impl, const std::string &so) {
   im.run = [fn, bufs] {
     if (fn(no_sizes, bufs->data()) != 0) die("mdh kernel returned an error");
   };
-  im.note = "mdhc OpenMP kernel " + stem;
+  im.note = "mdhc OpenMP kernel " + stem + (extra_note.empty() ? "" : "; " + extra_note);
   w.impls.push_back(im);
 }
 
@@ -848,7 +851,8 @@ void setup_ccsdt(Workload &w) {
     auto dev = std::make_shared<Eigen::ThreadPoolDevice>(pool.get(), omp_get_max_threads());
     using T4 = Eigen::TensorMap<Eigen::Tensor<const float, 4, Eigen::RowMajor>>;
     using T6 = Eigen::TensorMap<Eigen::Tensor<float, 6, Eigen::RowMajor>>;
-    im.run = [=] {
+    im.run = [=, pool = pool] {  // the pool must outlive the device: captured explicitly
+      (void)pool;
       T6 tc(o, A_, B_, C_, I_, J_, K_);
       Eigen::array<Eigen::IndexPair<int>, 1> dims{Eigen::IndexPair<int>(2, 0)};
       if (first) {
@@ -1037,7 +1041,7 @@ void evict() {
 double now_s() { return std::chrono::duration<double>(Clock::now().time_since_epoch()).count(); }
 
 struct Opts {
-  std::string id, kind, dims, out = ".", mdh_default, mdh_tuned, only, coretype, extra_note;
+  std::string id, kind, dims, out = ".", mdh_default, mdh_tuned, only, coretype, default_note, tuned_note;
   double seconds = 20;
   int min_rounds = 5, max_rounds = 40;
   bool cold = false, smoke = false;
@@ -1110,6 +1114,8 @@ int main(int argc, char **argv) {
     else if (a == "--out") o.out = val();
     else if (a == "--mdh-default") o.mdh_default = val();
     else if (a == "--mdh-tuned") o.mdh_tuned = val();
+    else if (a == "--mdh-default-note") o.default_note = val();
+    else if (a == "--mdh-tuned-note") o.tuned_note = val();
     else if (a == "--only") o.only = "," + val() + ",";
     else if (a == "--coretype") o.coretype = val();
     else if (a == "--seconds") o.seconds = std::stod(val());
@@ -1117,10 +1123,9 @@ int main(int argc, char **argv) {
     else if (a == "--max-rounds") o.max_rounds = std::stoi(val());
     else if (a == "--cold") o.cold = true;
     else if (a == "--smoke") o.smoke = true;
-    else if (a == "--flops") (void)val();
     else die("unknown argument " + a);
   }
-  if (o.id.empty() || o.kind.empty()) die("usage: bench_suite --id ID --kind KIND --dims K=V,... [--flops F] ...");
+  if (o.id.empty() || o.kind.empty()) die("usage: bench_suite --id ID --kind KIND --dims K=V,... [--out DIR] [--mdh-default SO] [--mdh-tuned SO] [--only impl,...] [--cold] [--smoke] [--seconds S]");
   Workload w;
   w.id = o.id;
   w.kind = o.kind;
@@ -1158,8 +1163,9 @@ int main(int argc, char **argv) {
   {
     std::vector<Impl> rest;
     rest.swap(w.impls);
-    add_mdh(w, "mdh-default", o.mdh_default);
-    add_mdh(w, "mdh-tuned", o.mdh_tuned);
+    add_mdh(w, "mdh-default", o.mdh_default, o.mdh_default.empty() ? o.default_note : "",
+            o.mdh_default.empty() ? "" : o.default_note);
+    add_mdh(w, "mdh-tuned", o.mdh_tuned, o.mdh_tuned.empty() ? o.tuned_note : "", o.mdh_tuned.empty() ? "" : o.tuned_note);
     for (auto &im : rest) w.impls.push_back(im);
   }
   if (!o.only.empty()) {

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# run_all.sh — issue 5's one benchmark command. Runs the machine-limit micro-benchmarks
+# (benchmarks/limits), then for every workload of benchmarks/workloads.json:
+#   1. compiles mdh's default configuration with mdhc,
+#   2. tunes mdh (mdhc tune, --budget seconds) unless a tuned configuration for at least that
+#      budget is already in benchmarks/results/<id>/ (resume: the whole run takes hours),
+#   3. runs the TVM MetaSchedule peer (benchmarks/tvm/run_tvm.py, owned by the TVM helper) unless
+#      --skip-tvm, the script is missing, or a TVM result for at least that budget exists,
+#   4. probes OPENBLAS_CORETYPE (read at library load: one process per coretype) for the
+#      workloads OpenBLAS can express and keeps the fastest,
+#   5. runs the driver (benchmarks/suite/bench_suite) at real-time priority: mdh default, mdh
+#      tuned, naive OpenMP and every peer, interleaved in one process, outputs checked,
+# then writes benchmarks/RESULTS.md and benchmarks/plots/*.svg (benchmarks/suite/report.py).
+#
+# Usage: benchmarks/run_all.sh [--budget SECONDS_PER_WORKLOAD] [--only id,id] [--skip-tvm]
+#                              [--smoke] [--no-limits] [--timing-seconds S] [--priority rt|none]
+#   --budget S        mdh tuning (and TVM) budget per workload; default 600 (the issue's 10 min)
+#   --only ids        comma-separated workload ids (default: all 20)
+#   --smoke           CI mode: tiny sizes, every implementation's output checked, no tuning, no
+#                     timing claims, results in a temporary directory (not benchmarks/results)
+#   --no-limits       reuse benchmarks/limits/limits.json instead of re-measuring
+#   --timing-seconds  driver time per workload after checking (default 20)
+#   --priority        rt (default when allowed): timing binaries under chrt -f 10; none
+#   --retime          rerun the driver even where results exist (default: rerun always; the
+#                     driver is minutes per workload, tuning is the part that resumes)
+# Env: MDHC (mdhc binary; default build-bench/tools/mdhc, else build-bench/bin/mdhc, else
+#      build/tools/mdhc), MDH_BENCH_SUITE_BUILD (driver build dir, default build-bench/suite),
+#      TVM_PYTHON (default benchmarks/.venv/bin/python).
+# Invariants: results/<id>/ holds the evidence (driver JSON, tuned config + its tuning record,
+#   OpenBLAS coretype probe); a tuned config is reused only when its recorded budget is >= the
+#   requested one; nothing is reported for an implementation whose output was not checked.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+budget=600 only="" skip_tvm=0 smoke=0 limits=1 timing=20 priority=rt
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --budget) budget=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    --skip-tvm) skip_tvm=1; shift ;;
+    --smoke) smoke=1; shift ;;
+    --no-limits) limits=0; shift ;;
+    --timing-seconds) timing=$2; shift 2 ;;
+    --priority) priority=$2; shift 2 ;;
+    --retime) shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run_all.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+wl=$root/benchmarks/suite/wl.py
+if [ -z "${MDHC:-}" ]; then
+  for c in build-bench/tools/mdhc build-bench/bin/mdhc build/tools/mdhc; do
+    if [ -x "$root/$c" ]; then MDHC=$root/$c; break; fi
+  done
+fi
+[ -x "${MDHC:-}" ] || { echo "run_all.sh: no mdhc found (set MDHC)" >&2; exit 2; }
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)}
+export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+export OPENBLAS_NUM_THREADS=$OMP_NUM_THREADS
+prio=()
+if [ "$priority" = rt ]; then
+  if chrt -f 10 true 2> /dev/null; then prio=(chrt -f 10); else echo "run_all.sh: chrt not allowed; timing at ordinary priority" >&2; priority=none; fi
+fi
+[ "$smoke" = 1 ] && prio=()
+log() { echo "[run_all $(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)] $*" >&2; }
+
+# ---- driver
+log "building the driver"
+driver=$("$root/benchmarks/suite/build.sh")
+peers=$(tr '\n' ' ' < "$(dirname "$driver")/peers.txt")
+log "driver $driver (peers: ${peers:-none})"
+
+if [ "$smoke" = 1 ]; then
+  results=$(mktemp -d /tmp/mdh-bench-smoke.XXXXXX)
+  work=$results/work
+  ids=${only:-matmul_1024,matvec_4096,dot_2p24,jacobi1d_2p24,jacobi2d_4096,jacobi3d_256,mcc_rn50_b1,mcc_vgg16_b1,ccsdt_ijma_mkbc,ccsdt_ikmb_mjac,histo_1m_256,scan_2p24,prl_1k_64k}
+  smokeflag=--smoke
+else
+  results=$root/benchmarks/results
+  work=${MDH_BENCH_SUITE_BUILD:-$root/build-bench/suite}/work
+  ids=${only:-$("$wl" ids | paste -sd,)}
+  smokeflag=
+fi
+mkdir -p "$results" "$work"
+# A driver that hangs (a peer's thread pool, a kernel) is killed: 2 min in smoke mode, else
+# 40 min (a workload's reference, Halide autoscheduling and JIT, checks and timing).
+drv_timeout=$([ "$smoke" = 1 ] && echo 120 || echo 2400)
+
+# ---- limits
+if [ "$smoke" = 0 ] && [ "$limits" = 1 ]; then
+  extra=()
+  for id in ${ids//,/ }; do
+    b=$("$wl" get "$id" bytes)
+    [ -n "$b" ] && [ "$("$wl" get "$id" metric)" = "GB/s" ] && extra+=(--bytes "$b")
+  done
+  log "limits: benchmarks/limits/run.sh --priority $priority ${extra[*]}"
+  "$root/benchmarks/limits/run.sh" --priority "$priority" "${extra[@]}" >&2
+fi
+
+tune_help=$("$MDHC" tune --help 2>&1 || true)
+has_db=0; grep -q -- '--db' <<< "$tune_help" && has_db=1
+
+failed=()
+for id in ${ids//,/ }; do
+  log "=== $id"
+  R=$results/$id W=$work/$id
+  mkdir -p "$R" "$W"
+  mapfile -t prog < <("$wl" mdh "$id" $smokeflag)
+  file=${prog[0]} entry=${prog[1]} set=${prog[2]}
+  cflags=(-std=c++17 -O3 -march=native -fopenmp -ffp-contract=fast -fno-fast-math -shared -fPIC)
+  # 1. mdh default
+  dargs=() dnote=""
+  if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&
+     ${CXX:-g++} "${cflags[@]}" "$W/${id}_default.cpp" -o "$W/${id}_default.so" >> "$W/default.log" 2>&1; then
+    dargs=(--mdh-default "$W/${id}_default.so")
+    dnote="default configuration: $(sed -n 's|^// \* Configuration: ||p' "$W/${id}_default.h" | head -1)"
+  else
+    dnote="failed: mdhc compile with the default configuration failed: $(tr '\n' ' ' < "$W/default.log" | cut -c1-400)"
+    log "mdh default failed: $dnote"
+  fi
+  # 2. mdh tuned (resumable)
+  targs=() tnote=""
+  if [ "$smoke" = 0 ]; then
+    cfg=$R/mdh-tuned.config.json meta=$R/mdh-tuned.tune.json
+    have=0
+    if [ -f "$cfg" ] && [ -f "$meta" ]; then
+      have=$(/usr/bin/python3 -c "import json,sys; m=json.load(open('$meta')); print(1 if m.get('budget_s',0) >= $budget else 0)")
+    fi
+    if [ "$have" = 1 ]; then
+      log "tuned config for budget >= $budget s exists: reusing $cfg"
+    else
+      log "tuning mdh for $budget s"
+      targs_db=()
+      [ "$has_db" = 1 ] && targs_db=(--db "${MDH_TUNE_DB:-$root/benchmarks/results/tuning.db}")
+      t0=$(date +%s)
+      if "$MDHC" tune "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 \
+           "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
+        cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"
+        summary=$(grep '^tune: best' "$W/tune.log" | tail -1)
+        /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" <<'PY'
+import json, sys, datetime, os
+meta, budget, wall, summary, mdhc, ncpu = sys.argv[1:]
+json.dump({"budget_s": float(budget), "wall_s": int(wall), "summary": summary,
+           "mdhc": os.path.relpath(mdhc), "cores": int(ncpu),
+           "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
+           "load_avg_end": open("/proc/loadavg").read().split()[:3]},
+          open(meta + ".tmp", "w"), indent=1)
+os.replace(meta + ".tmp", meta)
+PY
+      else
+        log "mdh tuning failed (see $W/tune.log)"
+        tnote="failed: mdhc tune failed: $(tail -3 "$W/tune.log" | tr '\n' ' ' | cut -c1-300)"
+      fi
+    fi
+    if [ -f "$cfg" ]; then
+      if "$MDHC" compile "$file" --entry "$entry" --set "$set" --config "$cfg" --name "${id}_tuned" -o "$W" > "$W/tuned.log" 2>&1 &&
+         ${CXX:-g++} "${cflags[@]}" "$W/${id}_tuned.cpp" -o "$W/${id}_tuned.so" >> "$W/tuned.log" 2>&1; then
+        targs=(--mdh-tuned "$W/${id}_tuned.so")
+        tnote="tuned $(/usr/bin/python3 -c "import json; m=json.load(open('$meta')); print('for %g s (%s)' % (m['budget_s'], m.get('summary','')))")"
+      else
+        tnote="failed: compiling the tuned configuration failed: $(tr '\n' ' ' < "$W/tuned.log" | cut -c1-300)"
+      fi
+    fi
+  else
+    tnote="n/a: --smoke does not tune"
+  fi
+  # 3. TVM
+  if [ "$skip_tvm" = 0 ] && [ -f "$root/benchmarks/tvm/run_tvm.py" ]; then
+    py=${TVM_PYTHON:-$root/benchmarks/.venv/bin/python}
+    [ -x "$py" ] || py=/usr/bin/python3
+    tvm_out=$R/tvm.json
+    tvm_have=0
+    if [ "$smoke" = 0 ] && [ -f "$tvm_out" ]; then
+      tvm_have=$(/usr/bin/python3 -c "import json; m=json.load(open('$tvm_out')); print(1 if m.get('na') or (m.get('budget_s') or m.get('budget_seconds') or 0) >= $budget else 0)" 2> /dev/null || echo 0)
+    fi
+    if [ "$tvm_have" = 1 ]; then
+      log "TVM result for budget >= $budget s exists"
+    else
+      log "TVM MetaSchedule ($budget s)"
+      tvm_args=(--workload "$id" --budget-seconds "$budget" --out "$tvm_out")
+      [ "$smoke" = 1 ] && tvm_args+=(--smoke --work-dir "$W/tvm-work")
+      "$py" "$root/benchmarks/tvm/run_tvm.py" "${tvm_args[@]}" > "$W/tvm.log" 2>&1 || log "TVM failed (see $W/tvm.log)"
+    fi
+  fi
+  # 4. OpenBLAS coretype probe (separate processes: OPENBLAS_CORETYPE is read at load)
+  mapfile -t dargs_wl < <("$wl" driver-args "$id" $smokeflag | tr ' ' '\n')
+  kind=$("$wl" get "$id" kind)
+  coretype=""
+  if [[ " $peers " == *" openblas "* ]] && [[ "$kind" =~ ^(matmul|matvec|dot)$ ]]; then
+    cts=(SkylakeX Haswell)
+    grep -qw avx512_bf16 /proc/cpuinfo && cts=(Cooperlake "${cts[@]}")
+    best="" bestt=""
+    probe="{"
+    for ct in "${cts[@]}"; do
+      P=$W/openblas-$ct; mkdir -p "$P"
+      if OPENBLAS_CORETYPE=$ct timeout "$drv_timeout" "${prio[@]+"${prio[@]}"}" "$driver" "${dargs_wl[@]}" $smokeflag --only openblas \
+           --seconds 3 --min-rounds 3 --max-rounds 15 --coretype "$ct" --out "$P" > "$P/log" 2>&1; then
+        t=$(/usr/bin/python3 -c "import json; print(json.load(open('$P/openblas.json'))['median_s'])")
+        probe+="\"$ct\": $t, "
+        if [ -z "$bestt" ] || /usr/bin/python3 -c "import sys; sys.exit(0 if $t < $bestt else 1)"; then best=$ct bestt=$t; fi
+      else
+        probe+="\"$ct\": \"failed\", "
+      fi
+    done
+    probe="${probe%, }}"
+    coretype=$best
+    echo "{\"probe_median_s\": $probe, \"chosen\": \"$coretype\"}" > "$R/openblas-coretypes.json"
+    log "OpenBLAS coretype probe: $probe -> $coretype"
+  fi
+  # 5. the interleaved run
+  run_env=()
+  [ -n "$coretype" ] && run_env=(env "OPENBLAS_CORETYPE=$coretype")
+  log "driver: ${prio[*]:-} ${run_env[*]:-} bench_suite ${dargs_wl[*]}"
+  if ! "${run_env[@]+"${run_env[@]}"}" timeout "$drv_timeout" "${prio[@]+"${prio[@]}"}" "$driver" "${dargs_wl[@]}" $smokeflag \
+       "${dargs[@]+"${dargs[@]}"}" "${targs[@]+"${targs[@]}"}" --mdh-default-note "$dnote" --mdh-tuned-note "$tnote" \
+       ${coretype:+--coretype "$coretype"} --seconds "$timing" --out "$R" 2> "$W/driver.log"; then
+    failed+=("$id")
+    log "driver reported a failure for $id (see $W/driver.log)"
+    grep -E "MISMATCH|error" "$W/driver.log" >&2 || true
+  fi
+  grep -E "check:|n/a" "$W/driver.log" | sed 's/^/    /' >&2 || true
+done
+
+if [ "$smoke" = 1 ]; then
+  if [ ${#failed[@]} -gt 0 ]; then echo "bench smoke: FAILED for ${failed[*]} (results in $results)"; exit 1; fi
+  echo "bench smoke: every implementation's output checked for $ids (results in $results)"
+  exit 0
+fi
+log "report"
+/usr/bin/python3 "$root/benchmarks/suite/report.py" --budget "$budget" --priority "$priority" --mdhc "$MDHC" --ids "$ids"
+[ ${#failed[@]} -eq 0 ] || { log "failures: ${failed[*]}"; exit 1; }
