@@ -112,7 +112,8 @@ std::string emitGpuHelpers(const hl::Program &p) {
                      t.isSigned ? fmt::format("if (b == ({})-1) return 0; ", T) : "");
     o += fmt::format("MDH_FN {0} mdh_shl({0} a, uint32_t s) {{ return ({0})(({1})({2})a << (s % {3}u)); }}\n", T, W, U, t.bits);
     o += fmt::format("MDH_FN {0} mdh_shr({0} a, uint32_t s) {{ return ({0})(a >> (s % {1}u)); }}\n", T, t.bits);
-    o += fmt::format("MDH_FN {0} mdh_abs({0} a) {{ return a < 0 ? mdh_neg(a) : a; }}\n", T);
+    if (t.isSigned) o += fmt::format("MDH_FN {0} mdh_abs({0} a) {{ return a < 0 ? mdh_neg(a) : a; }}\n", T);
+    else o += fmt::format("MDH_FN {0} mdh_abs({0} a) {{ return a; }}\n", T);
     o += fmt::format("MDH_FN {0} mdh_min({0} a, {0} b) {{ return b < a ? b : a; }}\n", T);
     o += fmt::format("MDH_FN {0} mdh_max({0} a, {0} b) {{ return a < b ? b : a; }}\n", T);
   }

@@ -52,7 +52,7 @@ typedef ulong uint64_t;
   return R"(// ---- CUDA dialect ----
 #include <cstdint>
 #include <cmath>
-#define MDH_FN static __device__ __forceinline__
+#define MDH_FN __device__ __forceinline__
 #define MDH_STATIC_ASSERT(c, m) static_assert(c, m)
 #define MDH_KERNEL extern "C" __global__
 #define MDH_WG(n) __launch_bounds__(n)

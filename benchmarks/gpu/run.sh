@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# CUDA backend benchmark, for a machine with an NVIDIA GPU: builds mdh,
+# difftests the OpenCL path of the same GPU plan where an OpenCL device
+# exists, compiles mdh's CUDA kernels for MatMul, MatVec and MCC (NHWC), runs
+# them against cuBLAS / cuDNN (results compared, then timed) and prints a
+# markdown table.
+#   usage: benchmarks/gpu/run.sh [--compile-only] [--arch sm_90]
+#   env:   MDHC (default build-gpu-bench/tools/mdhc, built here), NVCC, CUDA_HOME
+# --compile-only (used by the test suite, no GPU needed): only checks that the
+# driver compiles with nvcc; skips with a message when nvcc is absent.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+compileOnly=0 arch=sm_80
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --compile-only) compileOnly=1 ;;
+    --arch) arch=$2; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+cuda=${CUDA_HOME:-/usr/local/cuda}
+nvcc=${NVCC:-$(command -v nvcc || echo "$cuda/bin/nvcc")}
+if [ ! -x "$nvcc" ]; then echo "SKIP: nvcc not found (PATH, \$NVCC, $cuda/bin)"; exit 0; fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+flags=(-std=c++17 -O3 -arch="$arch" -I"$cuda/include")
+if [ "$compileOnly" = 1 ]; then
+  "$nvcc" "${flags[@]}" -c "$root/benchmarks/gpu/driver.cu" -o "$work/driver.o"
+  echo "benchmarks/gpu/driver.cu compiles with $nvcc ($arch)"
+  exit 0
+fi
+nvidia-smi -L >/dev/null 2>&1 || { echo "error: no NVIDIA GPU (nvidia-smi -L failed)"; exit 1; }
+mdhc=${MDHC:-}
+if [ -z "$mdhc" ]; then
+  cmake -S "$root" -B "$root/build-gpu-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$root/build-gpu-bench" mdhc mdh-difftest >/dev/null
+  mdhc=$root/build-gpu-bench/tools/mdhc
+  # The kernels CUDA runs are the kernels the OpenCL backend runs: difftest them where OpenCL exists.
+  if "$root/build-gpu-bench/tools/mdh-difftest" "$root/examples/matmul.mdh" --entry matmul --set T=f32,I=19,J=33,K=17 \
+       --configs 4 --backend opencl >/dev/null 2>&1; then echo "difftest (OpenCL, same GPU plan): ok"; fi
+fi
+gen() { "$mdhc" compile "$root/examples/$1" --entry "$2" --set "$3" --backend cuda --name "$4" -o "$work" >/dev/null; }
+gen matmul.mdh matmul T=f32,I=4096,J=4096,K=4096 mdh_matmul
+gen matvec.mdh matvec T=f32,I=8192,K=8192 mdh_matvec
+gen mcc.mdh mcc T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3 mdh_mcc
+"$nvcc" "${flags[@]}" "$root/benchmarks/gpu/driver.cu" "$work"/mdh_*.cu -o "$work/driver" -L"$cuda/lib64" -lcublas -lcudnn
+echo "| workload | mdh ms | mdh GFLOP/s | vendor ms | vendor GFLOP/s | vendor | vendor/mdh time | results |"
+echo "|---|---|---|---|---|---|---|---|"
+status=0
+"$work/driver" matmul 4096 4096 4096 || status=1
+"$work/driver" matvec 8192 8192 || status=1
+"$work/driver" mcc 1 112 112 64 7 7 3 || status=1
+exit $status
