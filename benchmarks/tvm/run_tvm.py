@@ -252,7 +252,8 @@ def tune(mod, target, work_dir, budget_s, trials_per_iter, max_trials, seed, smo
     """Runs MetaSchedule's evolutionary search until the wall-time budget is spent. MetaSchedule
     itself only counts trials, so a measure callback terminates the task as soon as a batch
     finishes after the deadline: the overrun is at most one batch (trials_per_iter candidates).
-    Returns (trials measured in this run, seconds spent)."""
+    Returns (trials measured in this run, seconds spent, whether the search ended on its own
+    before the deadline: MetaSchedule found no new candidate, i.e. its design space is exhausted)."""
     from tvm.s_tir import meta_schedule as ms
     from tvm.s_tir.meta_schedule.measure_callback import PyMeasureCallback
     from tvm.ir.utils import derived_object
@@ -295,7 +296,8 @@ def tune(mod, target, work_dir, budget_s, trials_per_iter, max_trials, seed, smo
         # its population with the best records found so far.
         database="json",
     )
-    return state["trials"], time.monotonic() - t0
+    exhausted = not state["stopped"] and state["trials"] < max_trials
+    return state["trials"], time.monotonic() - t0, exhausted
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,10 +402,10 @@ def main():
     log(f"{w['id']}: tuning for {args.budget_seconds:g} s on {target} "
         f"(work dir {work_dir}, {records_before} records already)")
     if args.budget_seconds > 0:
-        trials, spent = tune(mod, target, work_dir, args.budget_seconds, trials_per_iter, max_trials,
+        trials, spent, exhausted = tune(mod, target, work_dir, args.budget_seconds, trials_per_iter, max_trials,
                              args.seed, args.smoke)
     else:  # re-check and re-time the best record already in the database
-        trials, spent = 0, 0.0
+        trials, spent, exhausted = 0, 0.0, False
     records_after = count_records(work_dir)
     log(f"{w['id']}: {trials} trials in {spent:.1f} s ({trials / max(spent, 1e-9):.2f} trials/s); "
         f"database holds {records_after} records")
@@ -441,6 +443,9 @@ def main():
                 "design space holds one schedule; " + what)
     note = (f"{what}, {trials} trials in {spent:.0f} s this run ({records_after} records in the "
             f"database), budget {args.budget_seconds:g} s, tvm {tvm_ver}, target {target}")
+    if exhausted:
+        note += (f"; the search stopped before the deadline: MetaSchedule's design space for this "
+                 f"kernel was exhausted after {records_after} distinct candidates")
     if args.smoke:
         note = "smoke (tiny sizes, correctness only): " + note
     if args.note:
@@ -471,6 +476,7 @@ def main():
             return 1
     result.update({"median_s": med, "min_s": mn, "max_s": mx, "runs": runs, "checked": True,
                    "max_rel_err": rel, "trials": trials, "tuning_s": round(spent, 1),
+                   "db_records": records_after, "space_exhausted": exhausted,
                    "budget_s": args.budget_seconds, "tvm_version": tvm_ver, "target": str(target),
                    "timing_policy": policy,
                    "note": note})
