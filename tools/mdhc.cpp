@@ -13,6 +13,7 @@
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
 #include "codegen/GpuEmitters.h"
+#include "tune/TuneDriver.h"
 #include "tune/Tuner.h"
 #include "hl/HLIR.h"
 #include "ll/Config.h"
@@ -292,37 +293,107 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   return 0;
 }
 
-/// `mdhc tune`: measure candidates, write the fastest configuration.
-int runTune(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads,
-            const tune::TuneOptions &base, const std::string &outPath) {
+/// Options of `mdhc tune` and of `mdhc compile --tune`.
+struct TuneCli {
+  tune::TuneOptions opts;
+  std::string out, pinPath, dbDir, reportDir;
+  bool show = false;
+  int jobs = 0;
+  bool compileTune = false;         ///< compile --tune
+  int compileEvaluations = 64;      ///< compile --tune-evaluations
+  double compileSeconds = 600;      ///< compile --tune-seconds
+};
+
+/// The driver options for one instantiation: pins, reproducer command, terminal.
+bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads,
+                       const TuneCli &cli, const std::string &pinPath, tune::DriverOptions &d) {
+  d.tune = cli.opts;
+  d.tune.threads = threads;
+  d.tune.reportDir = cli.reportDir;
+  d.tune.terminal = isTerminal(stderr);
+  d.tune.quiet = c.quiet;
+  d.sets = sets;
+  d.dbDir = cli.dbDir;
+  d.jobs = cli.jobs;
+  if (!pinPath.empty()) {
+    std::ifstream in(pinPath);
+    nlohmann::json j = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+    std::string err;
+    if (!in || j.is_discarded() || !tune::Pins::parse(j, d.tune.pins, err)) {
+      fmt::print(stderr, "error: cannot use `{}` as pinned parameters: {}\n", pinPath,
+                 !in ? "cannot read it" : j.is_discarded() ? "not valid JSON" : err);
+      return false;
+    }
+  }
+  std::string cmd = "mdhc run";
+  for (const auto &f : c.files) cmd += " " + f;
+  for (const auto &i : c.includes) cmd += " -I " + i;
+  cmd += " --entry " + entry;
+  for (const auto &s : sets) cmd += " --set " + s;
+  cmd += fmt::format(" --seed {}", d.tune.seed);
+  if (threads) cmd += fmt::format(" --threads {}", threads);
+  d.tune.reproduceCommand = cmd + " --config {config}";
+  d.tune.reportTitle = fmt::format("mdhc tune {} --entry {} {}", c.files.empty() ? "" : c.files[0], entry, fmt::join(sets, ","));
+  return true;
+}
+
+/// `mdhc tune`: measure candidates (resuming from the tuning database), write the fastest configuration.
+int runTune(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads, const TuneCli &cli) {
   Compilation comp(optionsFor(c));
   int rc = 0;
   auto prog = instantiateEntry(comp, c, entry, sets, rc);
   if (!prog) return rc;
-  tune::TuneOptions o = base;
-  o.threads = threads;
-  o.log = [](const std::string &s) { fmt::print(stderr, "{}\n", s); };
-  auto r = tune::tune(*prog, o);
-  if (r.best.seconds <= 0) {
-    fmt::print(stderr, "error: no candidate could be measured: {}\n", r.best.failure);
-    return 1;
-  }
-  size_t failed = 0;
-  for (const auto &m : r.history)
-    if (m.seconds <= 0) {
-      ++failed;
-      fmt::print(stderr, "note: candidate failed ({}): {}\n", m.failure, ll::toJson(m.config).dump());
-    }
-  fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
-             r.baseline.seconds * 1e3, r.baseline.seconds / r.best.seconds, r.history.size(), failed);
-  std::string json = ll::toJson(r.best.config).dump(2) + "\n";
-  if (outPath.empty()) {
+  tune::DriverOptions d;
+  if (!tuneDriverOptions(c, entry, sets, threads, cli, cli.pinPath, d)) return 2;
+  if (cli.show) return tune::showTuning(*prog, d);
+  d.tune.reproducerBase = cli.out.empty() ? "mdh-tune-" + prog->instanceName : cli.out;
+  std::optional<ll::Config> best;
+  rc = tune::runTuning(*prog, d, best);
+  if (!best || (rc != 0 && rc != 130)) return rc;
+  std::string json = ll::toJson(*best).dump(2) + "\n";
+  if (cli.out.empty()) {
     fmt::print("{}", json);
-    return 0;
+    return rc;
   }
   try {
     data::AtomicFileSet files;
-    files.stage(outPath, std::vector<uint8_t>(json.begin(), json.end()));
+    files.stage(cli.out, std::vector<uint8_t>(json.begin(), json.end()));
+    files.commit();
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+  return rc;
+}
+
+/// `mdhc compile --tune`: the best recorded configuration, after tuning for
+/// what is left of the budget; written to `<out>/<instance>.tuned.json`.
+int tuneForCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
+                   int threads, const std::string &backend, const std::string &outDir, const TuneCli &cli, std::string &tunedPath) {
+  if (backend != "openmp") {
+    fmt::print(stderr, "error: --tune measures the OpenMP backend only for now; drop --tune or use --backend openmp\n");
+    return 2;
+  }
+  Compilation comp(optionsFor(c));
+  int rc = 0;
+  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  if (!prog) return rc;
+  tune::DriverOptions d;
+  if (!tuneDriverOptions(c, entry, sets, threads, cli, configPath, d)) return 2;
+  d.tune.evaluations = cli.compileEvaluations;
+  d.tune.seconds = cli.compileSeconds;
+  d.remainingBudgetOnly = true;
+  d.tune.reproducerBase = outDir + "/" + prog->instanceName;
+  std::optional<ll::Config> best;
+  rc = tune::runTuning(*prog, d, best);
+  if (rc != 0) return rc;
+  std::string json = ll::toJson(*best).dump(2) + "\n";
+  tunedPath = outDir + "/" + prog->instanceName + ".tuned.json";
+  try {
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    data::AtomicFileSet files;
+    files.stage(tunedPath, std::vector<uint8_t>(json.begin(), json.end()));
     files.commit();
   } catch (const std::exception &e) {
     fmt::print(stderr, "error: {}\n", e.what());
@@ -455,6 +526,7 @@ int main(int argc, char **argv) {
   addCommon(check, checkOpts);
 
   bool strictFp = false;
+  TuneCli tuneCli; // `mdhc tune`, and `mdhc compile --tune`
   Common compileOpts;
   std::string configPath, backend = "openmp", outDir = ".";
   int threads = 0;
@@ -469,6 +541,10 @@ int main(int argc, char **argv) {
   compileCmd->add_option("-o,--output", outDir, "output directory");
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
+  compileCmd->add_flag("--tune", tuneCli.compileTune, "use the best tuned configuration (tuning first while the budget lasts; --config pins)");
+  compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)");
+  compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)");
+  compileCmd->add_option("--tune-db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   app.add_option("--config", configPath, "low-level configuration for --emit=ll|code");
   app.add_option("--threads", threads, "thread count for --emit=ll|code");
 
@@ -490,17 +566,26 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"openmp", "opencl"}));
 
   Common tuneOpts;
-  tune::TuneOptions tuneOptions;
-  std::string tuneOut;
   auto *tuneCmd = app.add_subcommand("tune", "search configurations by measured run time; writes the fastest as JSON");
   addCommon(tuneCmd, tuneOpts);
   tuneCmd->add_option("-e,--entry", entry, "the mdh declaration to tune")->required();
   tuneCmd->add_option("-s,--set", sets, "meta-parameter values (all sizes concrete)")->allow_extra_args(false);
-  tuneCmd->add_option("--evaluations", tuneOptions.evaluations, "candidates to measure (default 64)");
-  tuneCmd->add_option("--seconds", tuneOptions.seconds, "wall-time budget (default 600)");
-  tuneCmd->add_option("--seed", tuneOptions.seed, "seed of the search");
-  tuneCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
-  tuneCmd->add_option("-o,--output", tuneOut, "write the best configuration here (atomically)");
+  tuneCmd->add_option("--evaluations", tuneCli.opts.evaluations, "new candidates to measure (default 64; resumed ones do not count)");
+  tuneCmd->add_option("--seconds", tuneCli.opts.seconds, "wall-time budget in seconds (default 600)");
+  tuneCmd->add_option("--plateau", tuneCli.opts.plateau, "stop after N evaluations without a 1% improvement (default: never)");
+  tuneCmd->add_option("--technique", tuneCli.opts.technique, "auc (bandit over the others, default) | random | annealing | pattern")
+      ->check(CLI::IsMember({"auc", "random", "annealing", "pattern"}));
+  tuneCmd->add_option("--seed", tuneCli.opts.seed, "seed of the search and of the input data");
+  tuneCmd->add_option("--threads", threads, "pin the thread count (0: searched)");
+  tuneCmd->add_option("--pin", tuneCli.pinPath, "partial configuration (JSON) whose fields stay fixed");
+  tuneCmd->add_option("--db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
+  tuneCmd->add_option("--report", tuneCli.reportDir, "write tuning.csv and convergence.svg into DIR");
+  tuneCmd->add_flag("--show", tuneCli.show, "print what the tuning database holds for this instantiation, tune nothing");
+  tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)");
+  tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)");
+  tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout, "seconds per candidate before it is killed (default: from the default's time)");
+  tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
+  tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)");
 
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;
@@ -516,7 +601,12 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
-  if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneOptions, tuneOut);
+  if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneCli);
+  if (*compileCmd && tuneCli.compileTune) {
+    std::string tuned;
+    if (int rc = tuneForCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, tuneCli, tuned)) return rc;
+    configPath = tuned;
+  }
   if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend);
   if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
   if (!emit.empty()) {

@@ -1,254 +1,342 @@
 /** \file
- * The tuner: candidate generation, batched compilation, isolated measurement.
+ * The tuning loop: compile phase, measurement phase, bookkeeping.
  */
 #include "tune/Tuner.h"
 
-#include "codegen/OpenMPEmitter.h"
+#include "data/AtomicFiles.h"
 #include "data/RandomData.h"
-#include "ll/Lowering.h"
-#include "runtime/NativeLibrary.h"
+#include "tune/Hash.h"
+#include "tune/Interrupt.h"
+#include "tune/OutputChecker.h"
+#include "tune/Progress.h"
+#include "tune/Report.h"
+#include "tune/Technique.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstring>
+#include <cstdlib>
+#include <ctime>
 #include <fmt/format.h>
-#include <poll.h>
-#include <random>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <set>
+#include <sstream>
+#include <thread>
 
 namespace mdh::tune {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Neighbour of a configuration: one tile extent of one level doubled or halved.
-ll::Config mutate(const ll::Config &c, const std::vector<int64_t> &sizes, std::mt19937_64 &rng) {
-  ll::Config n = c;
-  if (n.levels.empty() || sizes.empty()) return n;
-  size_t l = std::uniform_int_distribution<size_t>(0, n.levels.size() - 1)(rng);
-  size_t d = std::uniform_int_distribution<size_t>(0, sizes.size() - 1)(rng);
-  int64_t &t = n.levels[l].tile[d];
-  int64_t upper = l == 0 ? sizes[d] : n.levels[l - 1].tile[d];
-  t = std::uniform_int_distribution<int>(0, 1)(rng) ? std::min<int64_t>(upper, t * 2) : std::max<int64_t>(1, t / 2);
-  for (size_t k = l + 1; k < n.levels.size(); ++k) n.levels[k].tile[d] = std::min(n.levels[k].tile[d], n.levels[k - 1].tile[d]);
-  return n;
-}
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-/// Runs `work(fd)` in a child process and returns what it wrote to `fd`
-/// (the child is killed after `timeout` seconds).  Generated code runs only
-/// in children: OpenMP's thread pool does not survive fork(), and a crash
-/// or hang must not end the tuner.
-template <class Work> std::string inChild(double timeout, Work work) {
-  int fds[2];
-  if (pipe(fds) != 0) return {};
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    work(fds[1]);
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string buf;
-  auto deadline = Clock::now() + std::chrono::duration<double>(timeout);
-  char chunk[65536];
-  while (true) {
-    double left = std::chrono::duration<double>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      kill(pid, SIGKILL);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    if (poll(&p, 1, int(left * 1000) + 1) <= 0) continue;
-    ssize_t n = read(fds[0], chunk, sizeof chunk);
-    if (n <= 0) break;
-    buf.append(chunk, size_t(n));
-  }
-  close(fds[0]);
-  waitpid(pid, nullptr, 0);
-  return buf;
-}
-
-void writeAll(int fd, const void *data, size_t size) {
-  const char *p = static_cast<const char *>(data);
-  for (size_t off = 0; off < size;) {
-    ssize_t n = write(fd, p + off, size - off);
-    if (n <= 0) _exit(1);
-    off += size_t(n);
-  }
-}
-
-/// Points the output slots of `ptrs` at fresh zeroed buffers.
-std::vector<std::vector<uint8_t>> allocateOutputs(std::vector<void *> &ptrs, const std::vector<size_t> &outBytes) {
-  size_t nIn = ptrs.size() - outBytes.size();
-  std::vector<std::vector<uint8_t>> outs(outBytes.size());
-  for (size_t i = 0; i < outs.size(); ++i) {
-    outs[i].assign(outBytes[i], 0);
-    ptrs[nIn + i] = outs[i].data();
-  }
-  return outs;
-}
-
-/// Runs the candidates of one library in a child process; returns median seconds per candidate (< 0: failed).
-std::vector<double> measureBatch(const runtime::NativeLibrary &lib, const std::vector<std::string> &names,
-                                 std::vector<void *> ptrs, const std::vector<size_t> &outBytes,
-                                 const std::vector<std::vector<uint8_t>> *reference, int reps, double timeout) {
-  std::vector<double> times(names.size(), -1);
-  std::string buf = inChild(timeout, [&](int fd) {
-    auto outs = allocateOutputs(ptrs, outBytes);
-    for (size_t c = 0; c < names.size(); ++c) {
-      auto fn = lib.entry(names[c]);
-      if (!fn) continue;
-      fn(nullptr, ptrs.data()); // warm-up, and the output to check
-      bool ok = true;
-      if (reference)
-        for (size_t i = 0; i < outs.size(); ++i) ok &= outs[i] == (*reference)[i];
-      std::vector<double> t;
-      for (int r = 0; ok && r < reps; ++r) {
-        auto t0 = Clock::now();
-        fn(nullptr, ptrs.data());
-        t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-      }
-      double med = -2; // -2: wrong result
-      if (ok) {
-        std::sort(t.begin(), t.end());
-        med = t[t.size() / 2];
-      }
-      std::string line = fmt::format("{} {:.9e}\n", c, med);
-      writeAll(fd, line.data(), line.size());
-    }
-  });
-  size_t pos = 0;
-  while (pos < buf.size()) {
-    size_t nl = buf.find('\n', pos);
-    if (nl == std::string::npos) break;
-    size_t idx;
-    double t;
-    if (std::sscanf(buf.c_str() + pos, "%zu %lf", &idx, &t) == 2 && idx < times.size()) times[idx] = t;
-    pos = nl + 1;
-  }
-  return times;
-}
-
-/// The outputs of one entry, computed in a child process.
-bool referenceOutputs(const runtime::NativeLibrary &lib, const std::string &name, std::vector<void *> ptrs,
-                      const std::vector<size_t> &outBytes, double timeout, std::vector<std::vector<uint8_t>> &out) {
-  std::string buf = inChild(timeout, [&](int fd) {
-    auto outs = allocateOutputs(ptrs, outBytes);
-    lib.entry(name)(nullptr, ptrs.data());
-    for (const auto &o : outs) writeAll(fd, o.data(), o.size());
-  });
-  size_t want = 0;
-  for (auto n : outBytes) want += n;
-  if (buf.size() != want) return false;
-  out.clear();
-  size_t off = 0;
-  for (auto n : outBytes) {
-    out.emplace_back(buf.begin() + long(off), buf.begin() + long(off + n));
-    off += n;
-  }
-  return true;
+/// The test hook: MDH_TUNE_TEST_CORRUPT_CANDIDATE=k corrupts an output of the
+/// k-th new candidate after the default (1-based), to test the checker.
+int corruptCandidateForTest() {
+  const char *v = std::getenv("MDH_TUNE_TEST_CORRUPT_CANDIDATE");
+  return v && *v ? std::atoi(v) : 0;
 }
 
 } // namespace
 
-TuneResult tune(const hl::Program &prog, const TuneOptions &opts) {
+const char *stopName(TuneResult::Stop s) {
+  switch (s) {
+  case TuneResult::Stop::Evaluations: return "evaluations";
+  case TuneResult::Stop::Seconds: return "seconds";
+  case TuneResult::Stop::Plateau: return "plateau";
+  case TuneResult::Stop::Exhausted: return "exhausted";
+  case TuneResult::Stop::Interrupted: return "interrupted";
+  case TuneResult::Stop::Mismatch: return "mismatch";
+  case TuneResult::Stop::Error: return "error";
+  }
+  return "?";
+}
+
+TuningKey tuningKey(const hl::Program &prog, const std::vector<std::string> &sets, const CandidateBackend &backend) {
+  std::vector<std::string> items;
+  for (const auto &s : sets) {
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+      if (!item.empty()) items.push_back(item);
+  }
+  std::sort(items.begin(), items.end());
+  TuningKey k;
+  k.programHash = stableHash(hl::printProgram(prog));
+  k.entry = prog.name;
+  k.instantiation = fmt::format("{}", fmt::join(items, ","));
+  k.backend = backend.name();
+  k.machine = machineSignature(backend.toolchain());
+  return k;
+}
+
+TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBackend &backend, TuningDb &db) {
   TuneResult res;
+  auto start = Clock::now();
+  Progress progress(stderr, opts.terminal && !opts.quiet);
   auto say = [&](const std::string &s) {
-    if (opts.log) opts.log(s);
+    if (!opts.quiet) progress.message(s);
   };
   if (!prog.dynamicSizes.empty()) {
-    res.best.seconds = -1;
-    res.best.failure = "tuning needs concrete sizes; give every `*` size a value";
+    res.message = "tuning needs concrete sizes; give every `*` size a value with --set";
     return res;
   }
-  ll::AsmModel model = ll::openmpModel();
-  std::vector<int64_t> sizes = ll::concreteSizes(prog);
-  std::mt19937_64 rng(opts.seed);
-  // Inputs: the interpreter's seeded random data; outputs allocated per run.
-  std::vector<std::vector<uint8_t>> inputs;
-  std::vector<void *> ptrs;
+  ll::AsmModel model = backend.model();
+  std::vector<int> threadChoices = {opts.threads};
+  if (opts.threads == 0) {
+    int half = int(std::thread::hardware_concurrency() / 2);
+    if (half >= 1) threadChoices.push_back(half);
+  }
+  SearchSpace space(prog, model, opts.pins, threadChoices);
+  if (auto errs = ll::validate(space.start(), prog, model); !errs.empty()) {
+    res.message = "the pinned parameters do not give a valid configuration:";
+    for (const auto &e : errs) res.message += "\n  - " + e;
+    return res;
+  }
+  std::string techErr;
+  auto technique = makeTechnique(opts.technique, opts.seed, techErr);
+  if (!technique) {
+    res.message = techErr;
+    return res;
+  }
+
+  // Inputs: the same seeded random data as `mdhc run --seed`.
+  data::BufferSet inputs;
+  RunRequest req;
   for (const auto &b : prog.inputs) {
     std::vector<int64_t> shape;
     for (const auto &s : b.shape) shape.push_back(s.constantValue().value_or(1));
-    inputs.push_back(data::randomBuffer(b.name, b.elem, shape, opts.seed).bytes);
+    inputs[b.name] = data::randomBuffer(b.name, b.elem, shape, opts.seed);
   }
-  for (auto &in : inputs) ptrs.push_back(in.data());
-  std::vector<size_t> outBytes;
+  for (const auto &b : prog.inputs) req.inputs.push_back(inputs.at(b.name).bytes.data());
   for (const auto &b : prog.outputs) {
     size_t n = b.elem.size();
     for (const auto &s : b.shape) n *= size_t(s.constantValue().value_or(1));
-    outBytes.push_back(n);
-    ptrs.push_back(nullptr);
+    req.outputBytes.push_back(n);
   }
-  // The default configuration's outputs are the reference for every candidate.
-  std::vector<std::vector<uint8_t>> reference;
+  req.repetitions = opts.repetitions;
+  OutputChecker checker(prog, inputs, opts.seed);
+  if (!checker.note().empty()) say("note: " + checker.note());
+
+  // Mismatch: a compiler bug.  Reproducer files next to the output.
+  auto mismatch = [&](const ll::Config &c, const std::string &what) {
+    res.stop = TuneResult::Stop::Mismatch;
+    std::string base = opts.reproducerBase.empty() ? "mdh-tune" : opts.reproducerBase;
+    std::string cfgPath = base + ".mismatch-config.json", txtPath = base + ".mismatch.txt";
+    std::string cmd = opts.reproduceCommand;
+    if (auto p = cmd.find("{config}"); p != std::string::npos) cmd.replace(p, 8, cfgPath);
+    std::string text = fmt::format("mdhc tune found a wrong result — a compiler bug; please report it with these files.\n"
+                                   "  what: {}\n  configuration: {}\n  reproduce (seeded inputs): {}\n",
+                                   what, ll::toJson(c).dump(), cmd);
+    std::string json = ll::toJson(c).dump(2) + "\n";
+    try {
+      data::AtomicFileSet files;
+      files.stage(cfgPath, std::vector<uint8_t>(json.begin(), json.end()));
+      files.stage(txtPath, std::vector<uint8_t>(text.begin(), text.end()));
+      files.commit();
+      res.message = fmt::format("wrong result of a candidate configuration (a compiler bug): {}\nreproducer: {} and {}\n"
+                                "reproduce with: {}", what, cfgPath, txtPath, cmd);
+    } catch (const std::exception &e) {
+      res.message = fmt::format("wrong result of a candidate configuration (a compiler bug): {}\n{}(the reproducer could not "
+                                "be written: {})", what, text, e.what());
+    }
+  };
+
+  // The default configuration: reference outputs (checked in high precision) and the baseline time.
+  ll::Config def = ll::defaultConfig(prog, model, opts.threads);
+  RunResult defRun;
+  double defBuildSeconds = 0;
   {
-    ll::Config def = ll::defaultConfig(prog, model, opts.threads);
-    auto k = codegen::emitOpenMP(ll::lower(prog, def), "mdh_ref");
-    std::string err;
-    auto lib = runtime::NativeLibrary::build(k.source, k.flags, err);
-    if (!lib) {
-      res.best.seconds = -1;
-      res.best.failure = err;
+    auto built = backend.build(prog, {def});
+    RunRequest r = req;
+    r.returnOutputs = true;
+    r.timeoutSeconds = opts.candidateTimeout > 0 ? opts.candidateTimeout * 4 : 600;
+    r.check = [&](Outputs &o) { return checker.checkPrecise(o); };
+    defRun = backend.run(built[0], r);
+    if (defRun.status == RunResult::Status::Interrupted) {
+      res.stop = TuneResult::Stop::Interrupted;
       return res;
     }
-    if (!referenceOutputs(*lib, "mdh_ref", ptrs, outBytes, opts.candidateTimeout * 4, reference)) {
-      res.best.seconds = -1;
-      res.best.failure = "the default configuration crashed or timed out";
+    if (defRun.status == RunResult::Status::Mismatch) {
+      mismatch(def, "the default configuration: " + defRun.message);
       return res;
+    }
+    if (defRun.status != RunResult::Status::Ok) {
+      res.message = "the default configuration could not be measured: " + defRun.message;
+      return res;
+    }
+    checker.setReference(std::move(defRun.outputs));
+    res.baseline = {def, defRun.median, ""};
+    defBuildSeconds = built[0].buildSeconds;
+  }
+  double perRun = std::max(0.5, 20 * res.baseline.seconds);
+  req.timeoutSeconds = opts.candidateTimeout > 0 ? opts.candidateTimeout : perRun * (opts.repetitions + 2) + 2;
+
+  // Resume: the database's measurements.
+  SearchState state{space, std::nullopt, -1};
+  double priorSpent = db.spentSeconds();
+  std::vector<ReportRow> rows;
+  for (const auto &r : db.records()) {
+    ++res.resumed;
+    if (r.ok && r.median > 0 && (state.bestSeconds < 0 || r.median < state.bestSeconds)) {
+      state.best = r.config;
+      state.bestSeconds = r.median;
+    }
+    rows.push_back({int(rows.size()) + 1, r.elapsed, r.technique, r.ok ? "resumed-ok" : "resumed-failed", r.ok ? r.median : -1,
+                    state.bestSeconds, r.configHash, ll::toJson(r.config).dump()});
+  }
+  if (res.resumed) say(fmt::format("tune: resuming from {} measurements in {}", res.resumed, db.path()));
+
+  int evaluations = 0, sincePlateau = 0;
+  double plateauRef = state.bestSeconds;
+  int corruptK = corruptCandidateForTest(), candidateIndex = 0;
+  auto record = [&](const ll::Config &c, const RunResult &run, double cost, const std::string &tech) -> bool {
+    TuningRecord rec;
+    rec.configHash = configHash(c);
+    rec.config = c;
+    rec.ok = run.status == RunResult::Status::Ok;
+    rec.median = rec.ok ? run.median : -1;
+    rec.times = run.times;
+    rec.failure = rec.ok ? "" : run.message;
+    rec.technique = tech;
+    rec.cost = cost;
+    rec.elapsed = priorSpent + since(start);
+    rec.at = double(std::time(nullptr));
+    try {
+      db.append(rec);
+    } catch (const DbError &e) {
+      res.message = e.what();
+      res.stop = TuneResult::Stop::Error;
+      return false;
+    }
+    ++evaluations;
+    bool newBest = rec.ok && (state.bestSeconds < 0 || rec.median < state.bestSeconds);
+    if (newBest) {
+      state.best = c;
+      state.bestSeconds = rec.median;
+    }
+    if (rec.ok && (plateauRef < 0 || rec.median <= plateauRef * 0.99)) {
+      plateauRef = rec.median;
+      sincePlateau = 0;
+    } else {
+      ++sincePlateau;
+    }
+    if (!rec.ok) ++res.failed;
+    res.history.push_back({c, rec.median, rec.failure});
+    rows.push_back({int(rows.size()) + 1, rec.elapsed, tech, rec.ok ? "ok" : "failed", rec.median, state.bestSeconds,
+                    rec.configHash, ll::toJson(c).dump()});
+    technique->observe(state, c, rec.median, newBest);
+    ProgressState ps;
+    ps.evaluations = evaluations;
+    ps.budgetEvaluations = opts.evaluations;
+    ps.elapsed = since(start);
+    ps.budgetSeconds = opts.seconds;
+    ps.best = state.bestSeconds;
+    ps.baseline = res.baseline.seconds;
+    ps.last = rec.ok ? fmt::format("{} {:.3f} ms", tech, rec.median * 1e3) : fmt::format("{} failed", tech);
+    if (!opts.quiet) progress.update(ps);
+    if (!rec.ok && !opts.terminal && !opts.quiet)
+      say(fmt::format("note: candidate {} failed: {}", rec.configHash.substr(0, 12), rec.failure.substr(0, 300)));
+    return true;
+  };
+
+  // The default counts as an evaluation when it is new.
+  if (!db.find(configHash(def)) && opts.evaluations > 0) {
+    if (!record(def, defRun, defBuildSeconds + defRun.median * (opts.repetitions + 1), "default")) return res;
+  } else if (const TuningRecord *r = db.find(configHash(def)); r && state.bestSeconds < 0) {
+    state.best = def;
+    state.bestSeconds = res.baseline.seconds;
+  }
+  if (state.bestSeconds < 0) {
+    state.best = def;
+    state.bestSeconds = res.baseline.seconds;
+  }
+
+  InterruptGuard guard;
+  auto stopNow = [&]() -> bool {
+    if (interruptRequested()) res.stop = TuneResult::Stop::Interrupted;
+    else if (evaluations >= opts.evaluations) res.stop = TuneResult::Stop::Evaluations;
+    else if (since(start) >= opts.seconds) res.stop = TuneResult::Stop::Seconds;
+    else if (opts.plateau > 0 && sincePlateau >= opts.plateau) res.stop = TuneResult::Stop::Plateau;
+    else return false;
+    return true;
+  };
+  std::mt19937_64 rng(opts.seed);
+  bool running = true;
+  // The pinned start comes first when it differs from the default.
+  bool startPending = configHash(space.start()) != configHash(def);
+  while (running && !stopNow()) {
+    int want = std::min(opts.batch, opts.evaluations - evaluations);
+    std::vector<ll::Config> batch;
+    std::vector<std::string> proposer;
+    std::set<std::string> inBatch;
+    for (int tries = 0; int(batch.size()) < want && tries < want * 50; ++tries) {
+      ll::Config c = startPending ? space.start() : technique->propose(state, rng);
+      std::string who = startPending ? "pinned-start" : technique->lastProposer();
+      startPending = false;
+      std::string h = configHash(c);
+      if (const TuningRecord *r = db.find(h)) {
+        technique->observe(state, c, r->ok ? r->median : -1, false);
+        continue;
+      }
+      if (!inBatch.insert(h).second) continue;
+      batch.push_back(c);
+      proposer.push_back(who);
+    }
+    if (batch.empty()) {
+      res.stop = TuneResult::Stop::Exhausted;
+      break;
+    }
+    // Compile phase (no measurement runs meanwhile), then measurement phase.
+    auto built = backend.build(prog, batch);
+    for (size_t i = 0; i < batch.size(); ++i) {
+      if (stopNow()) {
+        running = false;
+        break;
+      }
+      ++candidateIndex;
+      bool corrupt = corruptK > 0 && candidateIndex == corruptK;
+      RunRequest r = req;
+      r.hopelessSeconds = state.bestSeconds > 0 ? 3 * state.bestSeconds : 0;
+      r.check = [&checker, corrupt](Outputs &o) {
+        if (corrupt) checker.corruptForTest(o);
+        return checker.check(o);
+      };
+      auto t0 = Clock::now();
+      RunResult run = backend.run(built[i], r);
+      if (run.status == RunResult::Status::Interrupted) {
+        res.stop = TuneResult::Stop::Interrupted;
+        running = false;
+        break;
+      }
+      if (run.status == RunResult::Status::Mismatch) {
+        mismatch(batch[i], run.message);
+        running = false;
+        break;
+      }
+      if (!record(batch[i], run, built[i].buildSeconds + since(t0), proposer[i])) {
+        running = false;
+        break;
+      }
     }
   }
-  // Integer, bool and record outputs must equal the default's bit for bit;
-  // float outputs (reordered sums round differently) are not compared yet.
-  bool exact = true;
-  for (const auto &b : prog.outputs) exact &= !b.elem.isFloat();
-  auto start = Clock::now();
-  res.best.seconds = -1;
-  int evaluated = 0, round = 0;
-  while (evaluated < opts.evaluations &&
-         std::chrono::duration<double>(Clock::now() - start).count() < opts.seconds) {
-    std::vector<ll::Config> batch;
-    if (round == 0) batch.push_back(ll::defaultConfig(prog, model, opts.threads));
-    while (int(batch.size()) < opts.batch && evaluated + int(batch.size()) < opts.evaluations) {
-      ll::Config c = res.best.seconds > 0 && std::uniform_int_distribution<int>(0, 1)(rng)
-                         ? mutate(res.best.config, sizes, rng)
-                         : ll::randomConfig(prog, model, rng, sizes);
-      c.threads = opts.threads;
-      if (!ll::validate(c, prog, model).empty()) continue;
-      batch.push_back(c);
+  progress.finish();
+  if (res.stop != TuneResult::Stop::Error && res.stop != TuneResult::Stop::Mismatch) {
+    try {
+      db.appendSession({stopName(res.stop), evaluations, since(start), opts.evaluations, opts.seconds});
+    } catch (const DbError &e) {
+      res.message = e.what();
+      res.stop = TuneResult::Stop::Error;
     }
-    std::string source, flags;
-    std::vector<std::string> names;
-    for (size_t i = 0; i < batch.size(); ++i) {
-      names.push_back(fmt::format("mdh_cand_{}_{}", round, i));
-      auto k = codegen::emitOpenMP(ll::lower(prog, batch[i]), names.back());
-      if (i == 0) source = k.common;
-      source += k.kernel;
-      flags = k.flags;
+  }
+  if (const TuningRecord *b = db.best(); b && (state.bestSeconds < 0 || b->median <= state.bestSeconds)) {
+    res.best = {b->config, b->median, ""};
+  } else {
+    res.best = {state.best ? *state.best : def, state.bestSeconds, ""};
+  }
+  if (!opts.reportDir.empty()) {
+    try {
+      writeReport(opts.reportDir, rows, res.baseline.seconds, opts.reportTitle.empty() ? prog.instanceName : opts.reportTitle);
+    } catch (const std::exception &e) {
+      say(fmt::format("warning: the report could not be written: {}", e.what()));
     }
-    std::string err;
-    auto lib = runtime::NativeLibrary::build(source, flags, err);
-    std::vector<double> times(batch.size(), -1);
-    if (lib)
-      times = measureBatch(*lib, names, ptrs, outBytes, exact ? &reference : nullptr, opts.repetitions,
-                           opts.candidateTimeout);
-    for (size_t i = 0; i < batch.size(); ++i) {
-      Measurement m{batch[i], times[i], ""};
-      if (!lib) m.failure = "compile error";
-      else if (times[i] == -2) m.failure = "wrong result (compiler bug: report it with this configuration)";
-      else if (times[i] < 0) m.failure = "crashed or timed out";
-      if (round == 0 && i == 0) res.baseline = m;
-      if (m.seconds > 0 && (res.best.seconds < 0 || m.seconds < res.best.seconds)) res.best = m;
-      res.history.push_back(m);
-    }
-    evaluated += int(batch.size());
-    ++round;
-    say(fmt::format("tune: {}/{} candidates, {:.0f} s, best {:.3f} ms (default {:.3f} ms)", evaluated, opts.evaluations,
-                    std::chrono::duration<double>(Clock::now() - start).count(), res.best.seconds * 1e3,
-                    res.baseline.seconds * 1e3));
   }
   return res;
 }

@@ -1,50 +1,78 @@
 /** \file
- * Auto-tuning of low-level configurations by measured run time (a first
- * version of issue 5: random search plus a local search around the best,
- * without the persistent tuning database yet).
+ * Auto-tuning of low-level configurations by measured run time (issue 5).
  *
- * Candidates are compiled in batches into one shared library, measured in a
- * child process (a crash or hang loses only that batch), and each
- * candidate's outputs are compared with the default configuration's before
- * its time counts.  Invariants: the default configuration is always
- * measured first, so the result is never slower than it (as measured);
- * the same seed gives the same sequence of candidates.
+ * tune() runs one tuning session for one instantiated program: it measures
+ * the default configuration (its outputs become the reference, after they
+ * pass the high-precision check), then asks a search technique (Technique.h;
+ * the AUC bandit by default) for candidates, compiles them in batches
+ * (CandidateBackend::build, through the compile cache), measures each in a
+ * child process (CandidateBackend::run: warm-up, median of repetitions),
+ * checks each one's outputs (OutputChecker) and appends every finished
+ * measurement to the tuning database at once.
+ *
+ * Invariants: configurations already in the database are not measured
+ * again (the budget counts new evaluations only); a candidate that fails to
+ * build, crashes or times out is recorded as failed and the search goes on;
+ * a candidate whose outputs are wrong stops the session with a reproducer
+ * (a compiler bug); Ctrl-C stops it between two database writes; for a
+ * fixed seed and fixed measurements the candidate sequence is fixed (with
+ * `random`, or within the first batch, it depends on the seed alone).
  */
 #pragma once
 
 #include "hl/HLIR.h"
 #include "ll/Config.h"
+#include "tune/CandidateBackend.h"
+#include "tune/SearchSpace.h"
+#include "tune/TuningDb.h"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 namespace mdh::tune {
 
 struct TuneOptions {
-  int evaluations = 64;     ///< candidates to measure (including the default)
-  double seconds = 600;     ///< wall-time budget
-  int batch = 8;            ///< candidates per compiled library
-  int repetitions = 5;      ///< timed runs per candidate (median), after one warm-up
-  uint64_t seed = 1;
-  int threads = 0;
-  double candidateTimeout = 20; ///< seconds per batch run before the child is killed
-  std::function<void(const std::string &)> log; ///< progress lines
+  int evaluations = 64;          ///< new measurements (the default included when it is new)
+  double seconds = 600;          ///< wall-time budget of the session
+  int plateau = 0;               ///< stop after this many evaluations without a 1% improvement (0: never)
+  int batch = 8;                 ///< candidates per compile phase
+  int repetitions = 5;           ///< timed runs per candidate (median), after one warm-up
+  uint64_t seed = 1;             ///< search and input data
+  int threads = 0;               ///< thread count pinned by --threads (0: searched among 0 = all, and half the cores)
+  std::string technique = "auc"; ///< auc | random | annealing | pattern
+  Pins pins;                     ///< hand-pinned parameters
+  double candidateTimeout = 0;   ///< seconds per candidate child (0: from the default's time)
+  std::string reportDir;         ///< --report: CSV and SVG here
+  std::string reportTitle;
+  std::string reproducerBase;    ///< mismatch files: `<base>.mismatch-config.json` and `.mismatch.txt`
+  std::string reproduceCommand;  ///< the mdhc command reproducing a run; `{config}` is replaced
+  bool terminal = false;         ///< stderr is a terminal: progress bar instead of log lines
+  bool quiet = false;            ///< no progress output
 };
 
 struct Measurement {
   ll::Config config;
-  double seconds = 0;       ///< median; < 0 when the candidate failed
+  double seconds = 0;            ///< median; < 0 when the candidate failed
   std::string failure;
 };
 
 struct TuneResult {
-  Measurement best;
-  Measurement baseline;                ///< the default configuration
-  std::vector<Measurement> history;    ///< every candidate, in evaluation order
+  enum class Stop { Evaluations, Seconds, Plateau, Exhausted, Interrupted, Mismatch, Error };
+  Stop stop = Stop::Error;
+  std::string message;           ///< Error / Mismatch: what happened and what to do
+  Measurement best;              ///< over the database (resumed measurements included)
+  Measurement baseline;          ///< the default configuration, measured this session
+  std::vector<Measurement> history; ///< this session's new measurements, in order
+  int resumed = 0;               ///< measurements found in the database
+  int failed = 0;                ///< failed candidates of this session
 };
 
-TuneResult tune(const hl::Program &prog, const TuneOptions &opts);
+const char *stopName(TuneResult::Stop s);
+
+TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBackend &backend, TuningDb &db);
+
+/// The tuning-database key of an instantiation (`sets`: the --set items as given).
+TuningKey tuningKey(const hl::Program &prog, const std::vector<std::string> &sets, const CandidateBackend &backend);
 
 } // namespace mdh::tune

@@ -1,0 +1,137 @@
+/** \file
+ * The compile cache.
+ */
+#include "tune/CompileCache.h"
+
+#include "runtime/NativeLibrary.h"
+#include "tune/ChildProcess.h"
+#include "tune/Hash.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace mdh::tune {
+namespace {
+
+std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+bool writeFile(const std::string &path, const std::string &text) {
+  std::ofstream o(path, std::ios::binary);
+  o << text;
+  return bool(o);
+}
+
+} // namespace
+
+std::string compilerVersion(const std::string &compiler) {
+  std::string cmd = compiler + " --version 2>/dev/null";
+  std::string line;
+  if (FILE *p = popen(cmd.c_str(), "r")) {
+    char buf[512];
+    if (fgets(buf, sizeof buf, p)) line = buf;
+    pclose(p);
+  }
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  return line.empty() ? compiler : line;
+}
+
+std::string CompileCache::defaultDir() {
+  if (const char *d = std::getenv("MDH_CACHE_DIR"); d && *d) return d;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/mdh";
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/mdh";
+  return (fs::temp_directory_path() / "mdh-cache").string();
+}
+
+CompileCache::CompileCache(std::string dir) : dir_(dir.empty() ? defaultDir() : std::move(dir)) {
+  compiler_ = runtime::hostCompiler();
+  compilerId_ = compiler_ + " | " + compilerVersion(compiler_);
+  std::error_code ec;
+  fs::create_directories(dir_ + "/so", ec);
+  if (ec || access((dir_ + "/so").c_str(), W_OK) != 0) {
+    std::string tmpl = (fs::temp_directory_path() / "mdh-cache-XXXXXX").string();
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back(0);
+    if (mkdtemp(buf.data())) {
+      fmt::print(stderr, "warning: cannot use the compile cache `{}`; compiling into a temporary directory "
+                         "(set MDH_CACHE_DIR to a writable directory)\n", dir_);
+      dir_ = buf.data();
+      temporary_ = true;
+      fs::create_directories(dir_ + "/so", ec);
+    }
+  }
+}
+
+CompileCache::~CompileCache() {
+  std::error_code ec;
+  if (temporary_) fs::remove_all(dir_, ec);
+}
+
+std::string CompileCache::key(const std::string &source, const std::string &flags) const {
+  return stableHash(compilerId_ + '\0' + flags + '\0' + source);
+}
+
+std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::string> &sources, const std::string &flags, int jobs) {
+  std::vector<Entry> out(sources.size());
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    std::string base = dir_ + "/so/" + key(sources[i], flags);
+    if (fs::exists(base + ".so")) {
+      out[i].library = base + ".so";
+      out[i].cached = true;
+    } else if (fs::exists(base + ".err")) {
+      out[i].error = readFile(base + ".err");
+      out[i].cached = true;
+    } else {
+      todo.push_back(i);
+    }
+  }
+  if (jobs < 1) jobs = 1;
+  for (size_t first = 0; first < todo.size(); first += size_t(jobs)) {
+    std::vector<size_t> group(todo.begin() + long(first), todo.begin() + long(std::min(todo.size(), first + size_t(jobs))));
+    std::vector<std::string> cmds, tmpDirs;
+    for (size_t i : group) {
+      std::string tmp = fmt::format("{}/so/tmp-{}-{}", dir_, getpid(), key(sources[i], flags));
+      std::error_code ec;
+      fs::create_directories(tmp, ec);
+      tmpDirs.push_back(tmp);
+      if (!writeFile(tmp + "/kernel.cpp", sources[i])) {
+        cmds.push_back("false");
+        continue;
+      }
+      cmds.push_back(fmt::format("{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
+                                 compiler_, flags, tmp, tmp, tmp));
+    }
+    auto rcs = runCommands(cmds);
+    for (size_t g = 0; g < group.size(); ++g) {
+      size_t i = group[g];
+      std::string base = dir_ + "/so/" + key(sources[i], flags);
+      std::error_code ec;
+      if (rcs[g] == 0) {
+        fs::rename(tmpDirs[g] + "/kernel.so", base + ".so", ec);
+        if (ec) out[i].error = fmt::format("cannot store the compiled library in the cache `{}`: {}", dir_, ec.message());
+        else out[i].library = base + ".so";
+      } else if (rcs[g] > 0) {
+        std::string log = readFile(tmpDirs[g] + "/compile.log");
+        if (log.size() > 4000) log = log.substr(0, 4000) + "\n...";
+        out[i].error = fmt::format("compiling the generated code failed ({} {}):\n{}", compiler_, flags, log);
+        // Cache the failure (atomically), so a resumed run does not retry it.
+        if (writeFile(tmpDirs[g] + "/error", out[i].error)) fs::rename(tmpDirs[g] + "/error", base + ".err", ec);
+      } else {
+        out[i].error = "compilation was interrupted";
+      }
+      fs::remove_all(tmpDirs[g], ec);
+    }
+  }
+  return out;
+}
+
+} // namespace mdh::tune

@@ -1,0 +1,52 @@
+/** \file
+ * The compile cache: shared libraries of generated code, keyed by a hash of
+ * (source text, compiler flags, compiler identity), so that a resumed or
+ * repeated tuning run does not compile a candidate batch twice.
+ *
+ * Location: $MDH_CACHE_DIR, else $XDG_CACHE_HOME/mdh, else ~/.cache/mdh
+ * (libraries under `so/`).  Invariants: an entry appears only complete (it
+ * is compiled in a private temporary directory and renamed into place), so
+ * a crash mid-compile never leaves a broken library; compile errors are
+ * cached too (`<key>.err`), so a failing source is not recompiled.  Entries
+ * are never evicted: delete the directory to reclaim space.
+ */
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mdh::tune {
+
+class CompileCache {
+public:
+  /// `dir` empty: defaultDir().
+  explicit CompileCache(std::string dir = "");
+  ~CompileCache();
+  CompileCache(const CompileCache &) = delete;
+  CompileCache &operator=(const CompileCache &) = delete;
+
+  static std::string defaultDir();
+  /// The compiler command and the first line of its `--version`.
+  const std::string &compilerId() const { return compilerId_; }
+
+  struct Entry {
+    std::string library; ///< path of the .so (empty on error)
+    std::string error;   ///< the compiler's complaint
+    bool cached = false; ///< found, not compiled now
+  };
+  /// Libraries for `sources` compiled with `flags`; the missing ones are
+  /// compiled concurrently, at most `jobs` at a time.
+  std::vector<Entry> build(const std::vector<std::string> &sources, const std::string &flags, int jobs);
+  /// The cache key of one source.
+  std::string key(const std::string &source, const std::string &flags) const;
+
+private:
+  std::string dir_;
+  bool temporary_ = false; ///< the cache directory could not be used: a private one, removed at the end
+  std::string compiler_, compilerId_;
+};
+
+/// The first line of `<compiler> --version` (or the compiler's name).
+std::string compilerVersion(const std::string &compiler);
+
+} // namespace mdh::tune

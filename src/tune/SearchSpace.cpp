@@ -1,0 +1,309 @@
+/** \file
+ * The search space: lazy generation of random, neighbouring and
+ * pattern-step configurations.
+ */
+#include "tune/SearchSpace.h"
+
+#include "tune/Hash.h"
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+
+namespace mdh::tune {
+namespace {
+
+/// Largest innermost tile (elements) the search proposes: larger register
+/// tiles make compile times explode for little gain.
+constexpr int64_t kMaxUnrolled = 1024;
+
+int64_t product(const std::vector<int64_t> &v) {
+  int64_t p = 1;
+  for (auto x : v) p *= std::max<int64_t>(x, 1);
+  return p;
+}
+
+template <class T> const T &pickOne(const std::vector<T> &v, std::mt19937_64 &rng) {
+  return v[std::uniform_int_distribution<size_t>(0, v.size() - 1)(rng)];
+}
+
+bool chance(std::mt19937_64 &rng, double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; }
+
+/// Index of the candidate closest to `t`.
+size_t nearest(const std::vector<int64_t> &cands, int64_t t) {
+  size_t best = 0;
+  for (size_t i = 0; i < cands.size(); ++i)
+    if (std::llabs(cands[i] - t) < std::llabs(cands[best] - t)) best = i;
+  return best;
+}
+
+} // namespace
+
+bool Pins::parse(const nlohmann::json &j, Pins &out, std::string &error) {
+  ll::Config probe;
+  if (!ll::fromJson(j, probe, error)) return false;
+  if (j.contains("levels"))
+    for (const auto &l : j.at("levels"))
+      if (!l.is_object() || !l.contains("layer")) {
+        error = "every pinned level needs a `layer`";
+        return false;
+      }
+  out.fields = j;
+  return true;
+}
+
+void Pins::apply(ll::Config &c) const {
+  ll::Config p;
+  std::string err;
+  if (!ll::fromJson(fields, p, err)) return; // parse() already checked
+  if (fields.contains("threads")) c.threads = p.threads;
+  if (fields.contains("simd_dim")) c.simdDim = p.simdDim;
+  if (fields.contains("strict_fp")) c.strictFp = p.strictFp;
+  if (fields.contains("stages")) c.stages = p.stages;
+  if (!fields.contains("levels")) return;
+  // Pinned levels fix the layer structure; their present fields fix values.
+  std::vector<ll::LevelConfig> levels;
+  for (const auto &pl : p.levels) {
+    ll::LevelConfig l;
+    if (const ll::LevelConfig *have = c.level(pl.layer)) l = *have;
+    l.layer = pl.layer;
+    if (!pl.tile.empty()) l.tile = pl.tile;
+    if (!pl.order.empty()) l.order = pl.order;
+    levels.push_back(std::move(l));
+  }
+  c.levels = std::move(levels);
+}
+
+std::string configHash(const ll::Config &c) { return stableHash(ll::toJson(c).dump()); }
+
+SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, std::vector<int> threads)
+    : prog_(p), model_(std::move(model)), pins_(std::move(pins)), threads_(std::move(threads)) {
+  if (threads_.empty()) threads_ = {0};
+  sizes_ = ll::concreteSizes(p);
+  for (const auto *l : model_.memoryLayers())
+    if (l->capacityBytes != 0) memoryLayers_.push_back(l->name); // MM/GM/DM (unbounded) hold the whole MDA
+  if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes_ = 8;
+  ll::Config def = ll::defaultConfig(p, model_, threads_.front());
+  defaultOrder_ = def.levels.empty() ? std::vector<int>{} : def.levels[0].order;
+  // Pinned levels without tiles take the default's (or the whole extent).
+  ll::Config pinned = def;
+  pins_.apply(pinned);
+  start_ = ll::completeConfig(pinned, p, model_);
+  pins_.apply(start_);
+  start_ = normalise(start_);
+}
+
+std::vector<int64_t> SearchSpace::tileCandidates(int64_t e) const {
+  std::set<int64_t> s;
+  if (e <= 0) e = 1;
+  for (int64_t d = 1; d * d <= e; ++d)
+    if (e % d == 0) {
+      s.insert(d);
+      s.insert(e / d);
+    }
+  for (int64_t t = 1; t < e; t *= 2) s.insert(t);
+  for (int64_t m = 1; m <= 16 && lanes_ * m <= e; ++m) s.insert(lanes_ * m);
+  for (int64_t t = 1; t <= std::min<int64_t>(e, 8); ++t) s.insert(t);
+  s.insert(e);
+  return {s.begin(), s.end()};
+}
+
+std::vector<int64_t> SearchSpace::enclosing(const ll::Config &c, size_t level) const {
+  return level == 0 ? sizes_ : c.levels[level - 1].tile;
+}
+
+ll::Config SearchSpace::normalise(ll::Config c) const {
+  pins_.apply(c);
+  for (size_t l = 1; l < c.levels.size(); ++l)
+    for (size_t d = 0; d < c.levels[l].tile.size() && d < c.levels[l - 1].tile.size(); ++d)
+      c.levels[l].tile[d] = std::min(c.levels[l].tile[d], c.levels[l - 1].tile[d]);
+  // Stages must refer to levels that exist.
+  c.stages.erase(std::remove_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return c.levelIndex(s.layer) < 1; }),
+                 c.stages.end());
+  return c;
+}
+
+bool SearchSpace::admissible(const ll::Config &c) const {
+  if (c.levels.empty() || product(c.levels.back().tile) > kMaxUnrolled) return false;
+  ll::Config p = c;
+  pins_.apply(p);
+  if (ll::toJson(p) != ll::toJson(c)) return false;
+  return ll::validate(c, prog_, model_).empty();
+}
+
+ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
+  const size_t D = sizes_.size();
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    ll::Config c;
+    c.model = model_.name;
+    c.threads = pickOne(threads_, rng);
+    c.strictFp = start_.strictFp;
+    std::vector<std::string> layers;
+    if (pins_.pinsLevels()) {
+      for (const auto &l : start_.levels) layers.push_back(l.layer);
+    } else {
+      layers.push_back(start_.levels[0].layer);
+      for (const auto &m : memoryLayers_)
+        if (chance(rng, m == "RM" ? 0.7 : 0.4)) layers.push_back(m);
+    }
+    std::vector<int64_t> prev = sizes_;
+    for (size_t li = 0; li < layers.size(); ++li) {
+      ll::LevelConfig l;
+      l.layer = layers[li];
+      bool innermost = li + 1 == layers.size() && li > 0;
+      for (size_t d = 0; d < D; ++d) {
+        auto cands = tileCandidates(prev[d]);
+        if (innermost) cands.erase(std::remove_if(cands.begin(), cands.end(), [](int64_t t) { return t > 32; }), cands.end());
+        l.tile.push_back(cands.empty() ? 1 : pickOne(cands, rng));
+      }
+      while (innermost && product(l.tile) > kMaxUnrolled / 4) *std::max_element(l.tile.begin(), l.tile.end()) /= 2;
+      if (chance(rng, 0.5) && defaultOrder_.size() == D) {
+        l.order = defaultOrder_;
+      } else {
+        l.order.resize(D);
+        std::iota(l.order.begin(), l.order.end(), 0);
+        std::shuffle(l.order.begin(), l.order.end(), rng);
+      }
+      prev = l.tile;
+      c.levels.push_back(std::move(l));
+    }
+    c.simdDim = chance(rng, 0.5) ? start_.simdDim : int(std::uniform_int_distribution<int>(-1, int(D) - 1)(rng));
+    for (const auto &b : prog_.inputs) {
+      if (c.levels.size() < 2 || !chance(rng, 0.25)) continue;
+      ll::StageConfig s{b.name, c.levels[std::uniform_int_distribution<size_t>(1, c.levels.size() - 1)(rng)].layer, {}};
+      s.layout.resize(b.shape.size());
+      std::iota(s.layout.begin(), s.layout.end(), 0);
+      if (chance(rng, 0.5)) std::shuffle(s.layout.begin(), s.layout.end(), rng);
+      c.stages.push_back(std::move(s));
+    }
+    c = normalise(c);
+    if (!admissible(c)) {
+      c.stages.clear(); // most often a stage over capacity or of a non-stageable buffer
+      c = normalise(c);
+    }
+    if (admissible(c)) return c;
+  }
+  return start_;
+}
+
+ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, int moves) const {
+  const size_t D = sizes_.size();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    ll::Config c = from;
+    for (int m = 0; m < moves; ++m) {
+      std::discrete_distribution<int> kind({8, 3, 1, 1, pins_.pinsLevels() ? 0.0 : 1.0, threads_.size() > 1 ? 0.5 : 0.0});
+      switch (kind(rng)) {
+      case 0: { // a tile extent steps through its candidate list
+        size_t l = std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng);
+        size_t d = std::uniform_int_distribution<size_t>(0, D - 1)(rng);
+        auto cands = tileCandidates(enclosing(c, l)[d]);
+        long i = long(nearest(cands, c.levels[l].tile[d]));
+        long step = std::uniform_int_distribution<long>(1, 2)(rng) * (chance(rng, 0.5) ? 1 : -1);
+        c.levels[l].tile[d] = cands[size_t(std::clamp(i + step, 0L, long(cands.size()) - 1))];
+        break;
+      }
+      case 1: { // two loops of one level swap
+        if (D < 2) break;
+        auto &o = c.levels[std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng)].order;
+        size_t a = std::uniform_int_distribution<size_t>(0, D - 1)(rng), b = std::uniform_int_distribution<size_t>(0, D - 1)(rng);
+        std::swap(o[a], o[b]);
+        break;
+      }
+      case 2: c.simdDim = std::uniform_int_distribution<int>(-1, int(D) - 1)(rng); break;
+      case 3: { // stage, unstage or re-lay-out one input
+        if (prog_.inputs.empty() || c.levels.size() < 2) break;
+        const auto &b = pickOne(prog_.inputs, rng);
+        auto it = std::find_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return s.buffer == b.name; });
+        if (it != c.stages.end() && chance(rng, 0.5)) {
+          c.stages.erase(it);
+        } else {
+          ll::StageConfig s{b.name, c.levels[std::uniform_int_distribution<size_t>(1, c.levels.size() - 1)(rng)].layer, {}};
+          s.layout.resize(b.shape.size());
+          std::iota(s.layout.begin(), s.layout.end(), 0);
+          if (chance(rng, 0.3)) std::shuffle(s.layout.begin(), s.layout.end(), rng);
+          if (it != c.stages.end()) *it = s;
+          else c.stages.push_back(s);
+        }
+        break;
+      }
+      case 4: { // add or remove a memory level
+        std::vector<std::string> missing;
+        for (const auto &m : memoryLayers_)
+          if (!c.level(m)) missing.push_back(m);
+        if (!missing.empty() && (c.levels.size() < 2 || chance(rng, 0.5))) {
+          std::string name = pickOne(missing, rng);
+          size_t pos = 1;
+          auto rank = [&](const std::string &n) { return std::find(memoryLayers_.begin(), memoryLayers_.end(), n) - memoryLayers_.begin(); };
+          while (pos < c.levels.size() && rank(c.levels[pos].layer) < rank(name)) ++pos;
+          ll::LevelConfig l = c.levels[pos - 1];
+          l.layer = name;
+          c.levels.insert(c.levels.begin() + long(pos), l);
+        } else if (c.levels.size() > 1) {
+          c.levels.erase(c.levels.begin() + long(std::uniform_int_distribution<size_t>(1, c.levels.size() - 1)(rng)));
+        }
+        break;
+      }
+      default: c.threads = pickOne(threads_, rng); break;
+      }
+    }
+    c = normalise(c);
+    if (admissible(c) && ll::toJson(c) != ll::toJson(from)) return c;
+  }
+  return random(rng);
+}
+
+std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step) const {
+  const size_t D = sizes_.size();
+  std::vector<ll::Config> out;
+  std::set<std::string> seen{configHash(from)};
+  auto add = [&](ll::Config c) {
+    c = normalise(std::move(c));
+    if (admissible(c) && seen.insert(configHash(c)).second) out.push_back(std::move(c));
+  };
+  for (size_t l = 0; l < from.levels.size(); ++l)
+    for (size_t d = 0; d < D; ++d) {
+      auto cands = tileCandidates(enclosing(from, l)[d]);
+      long i = long(nearest(cands, from.levels[l].tile[d]));
+      for (long s : {-long(step), long(step)}) {
+        if (i + s < 0 || i + s >= long(cands.size())) continue;
+        ll::Config c = from;
+        c.levels[l].tile[d] = cands[size_t(i + s)];
+        add(c);
+      }
+    }
+  for (size_t l = 0; l < from.levels.size(); ++l)
+    for (size_t a = 0; a + 1 < D; ++a) {
+      ll::Config c = from;
+      std::swap(c.levels[l].order[a], c.levels[l].order[a + 1]);
+      add(c);
+    }
+  for (int s = -1; s < int(D); ++s) {
+    ll::Config c = from;
+    c.simdDim = s;
+    add(c);
+  }
+  for (const auto &b : prog_.inputs) {
+    auto it = std::find_if(from.stages.begin(), from.stages.end(), [&](const ll::StageConfig &s) { return s.buffer == b.name; });
+    if (it != from.stages.end()) {
+      ll::Config c = from;
+      c.stages.erase(c.stages.begin() + (it - from.stages.begin()));
+      add(c);
+      continue;
+    }
+    for (size_t l = 1; l < from.levels.size(); ++l) {
+      ll::Config c = from;
+      std::vector<int> layout(b.shape.size());
+      std::iota(layout.begin(), layout.end(), 0);
+      c.stages.push_back({b.name, from.levels[l].layer, layout});
+      add(c);
+    }
+  }
+  for (int t : threads_) {
+    ll::Config c = from;
+    c.threads = t;
+    add(c);
+  }
+  return out;
+}
+
+} // namespace mdh::tune

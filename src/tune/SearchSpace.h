@@ -1,0 +1,91 @@
+/** \file
+ * The tuner's search space (paper §4): the low-level configurations of one
+ * program on one system model, generated lazily — the space is far too
+ * large to enumerate.
+ *
+ * A point is an ll::Config: the levels used (the core layer COR first, then
+ * a subset of the memory layers), a tile extent per level and dimension,
+ * a loop order per level, staged input buffers with their layouts (memory
+ * regions), the vectorised dimension and the thread count.  Tile extents
+ * are drawn from the divisors of the enclosing extent and — since remainder
+ * tiles make any extent legal — from powers of two, multiples of the SIMD
+ * width and small register-tile extents.
+ *
+ * Invariants: every configuration this class returns satisfies
+ * ll::validate, keeps the pinned fields (`Pins`) and has a small innermost
+ * (unrolled) tile; the same random generator state gives the same result.
+ */
+#pragma once
+
+#include "hl/HLIR.h"
+#include "ll/AsmModel.h"
+#include "ll/Config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace mdh::tune {
+
+/// Hand-pinned parameters: a partial configuration whose present fields
+/// (`threads`, `simd_dim`, `stages`, `levels` with their `tile` / `order`)
+/// stay fixed during the search.
+struct Pins {
+  nlohmann::json fields = nlohmann::json::object();
+
+  /// Parses a partial configuration; false (with `error`) when malformed.
+  static bool parse(const nlohmann::json &j, Pins &out, std::string &error);
+  /// Overwrites the pinned fields of `c`.
+  void apply(ll::Config &c) const;
+  bool pinsLevels() const { return fields.contains("levels"); }
+  bool pinsThreads() const { return fields.contains("threads"); }
+  bool pinsSimd() const { return fields.contains("simd_dim"); }
+  bool pinsStages() const { return fields.contains("stages"); }
+};
+
+/// The identity of a configuration (hash of its canonical JSON).
+std::string configHash(const ll::Config &c);
+
+class SearchSpace {
+public:
+  /// `threads`: the thread counts to search (one value pins it).
+  SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, std::vector<int> threads);
+
+  const ll::AsmModel &model() const { return model_; }
+  const std::vector<int64_t> &sizes() const { return sizes_; }
+  /// The default configuration with the pins applied: the start of every search.
+  const ll::Config &start() const { return start_; }
+
+  /// Valid, pinned, and with an innermost tile small enough to unroll.
+  bool admissible(const ll::Config &c) const;
+  /// A random point (falls back to start() if no admissible one is found).
+  ll::Config random(std::mt19937_64 &rng) const;
+  /// A random point near `c`: `moves` small changes (tile steps, order
+  /// swaps, vector dimension, staging, levels, threads).
+  ll::Config neighbour(const ll::Config &c, std::mt19937_64 &rng, int moves = 1) const;
+  /// Every admissible point one pattern step (`step` positions in the tile
+  /// candidate lists) from `c`, in a fixed order.
+  std::vector<ll::Config> neighbours(const ll::Config &c, int step) const;
+  /// Tile extents considered inside an enclosing extent `e` (ascending).
+  std::vector<int64_t> tileCandidates(int64_t e) const;
+
+private:
+  /// Clamps deeper levels to their enclosing tiles, applies the pins.
+  ll::Config normalise(ll::Config c) const;
+  std::vector<int64_t> enclosing(const ll::Config &c, size_t level) const;
+
+  const hl::Program &prog_;
+  ll::AsmModel model_;
+  Pins pins_;
+  std::vector<int> threads_;
+  std::vector<int64_t> sizes_;
+  std::vector<std::string> memoryLayers_; ///< tiling layers below the core layer, slow to fast
+  std::vector<int> defaultOrder_;
+  int lanes_ = 16;
+  ll::Config start_;
+};
+
+} // namespace mdh::tune

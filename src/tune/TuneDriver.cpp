@@ -1,0 +1,111 @@
+/** \file
+ * The tuning driver behind `mdhc tune` and `mdhc compile --tune`.
+ */
+#include "tune/TuneDriver.h"
+
+#include "tune/CompileCache.h"
+#include "tune/OpenMPBackend.h"
+#include "tune/SearchSpace.h"
+#include "tune/TuningDb.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <thread>
+
+namespace mdh::tune {
+namespace {
+
+int defaultJobs(int jobs) {
+  if (jobs > 0) return jobs;
+  return int(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
+}
+
+} // namespace
+
+int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll::Config> &best) {
+  CompileCache cache(o.cacheDir);
+  OpenMPBackend backend(cache, defaultJobs(o.jobs));
+  try {
+    TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
+    if (db.ignoredLines()) fmt::print(stderr, "note: {} unreadable line(s) of {} ignored (a crash mid-write)\n", db.ignoredLines(), db.path());
+    TuneOptions opts = o.tune;
+    if (o.remainingBudgetOnly) {
+      int done = int(db.records().size());
+      double spent = db.spentSeconds();
+      bool finished = !db.sessions().empty() && (db.sessions().back().stop == "plateau" || db.sessions().back().stop == "exhausted");
+      opts.evaluations = std::max(0, opts.evaluations - done);
+      opts.seconds = std::max(0.0, opts.seconds - spent);
+      if (finished || opts.evaluations == 0 || opts.seconds <= 0) {
+        if (const TuningRecord *b = db.best()) {
+          fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best recorded configuration "
+                             "({:.3f} ms)\n", done, spent, b->median * 1e3);
+          best = b->config;
+          return 0;
+        }
+      }
+      fmt::print(stderr, "tune: {} measurements and {:.0f} s recorded; tuning for up to {} more evaluations / {:.0f} s\n", done,
+                 spent, opts.evaluations, opts.seconds);
+    }
+    TuneResult r = tune(prog, opts, backend, db);
+    switch (r.stop) {
+    case TuneResult::Stop::Error:
+      fmt::print(stderr, "error: {}\n", r.message);
+      return 1;
+    case TuneResult::Stop::Mismatch:
+      fmt::print(stderr, "error: {}\n", r.message);
+      return 3;
+    default: break;
+    }
+    if (r.best.seconds > 0) best = r.best.config;
+    if (r.stop == TuneResult::Stop::Interrupted) {
+      fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
+                 db.path());
+      return 130;
+    }
+    fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed; default {:.3f} ms, best {:.3f} ms ({:.2f}x)\n",
+               stopName(r.stop), r.history.size(), r.failed, r.resumed, r.baseline.seconds * 1e3, r.best.seconds * 1e3,
+               r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0);
+    if (!best) {
+      fmt::print(stderr, "error: no candidate could be measured\n");
+      return 1;
+    }
+    return 0;
+  } catch (const DbError &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+}
+
+int showTuning(const hl::Program &prog, const DriverOptions &o) {
+  CompileCache cache(o.cacheDir);
+  OpenMPBackend backend(cache, 1);
+  try {
+    TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
+    const auto &k = db.key();
+    fmt::print("database: {}\nentry: {}  instantiation: {}  backend: {}\nmachine: {}\nprogram hash: {}\n", db.path(), k.entry,
+               k.instantiation, k.backend, k.machine, k.programHash);
+    size_t ok = 0;
+    for (const auto &r : db.records()) ok += r.ok;
+    fmt::print("measurements: {} ({} failed), {:.0f} s of tuning, {} session(s)\n", db.records().size(), db.records().size() - ok,
+               db.spentSeconds(), db.sessions().size());
+    for (const auto &s : db.sessions())
+      fmt::print("  session: {} evaluations in {:.0f} s, stopped by {}\n", s.evaluations, s.seconds, s.stop);
+    std::vector<const TuningRecord *> sorted;
+    for (const auto &r : db.records())
+      if (r.ok) sorted.push_back(&r);
+    std::sort(sorted.begin(), sorted.end(), [](auto *a, auto *b) { return a->median < b->median; });
+    ll::Config def = ll::defaultConfig(prog, backend.model(), o.tune.threads);
+    const TuningRecord *d = db.find(configHash(def));
+    if (d && d->ok) fmt::print("default: {:.3f} ms\n", d->median * 1e3);
+    for (size_t i = 0; i < sorted.size() && i < 10; ++i)
+      fmt::print("{:2}. {:9.3f} ms{}  [{}] {}\n", i + 1, sorted[i]->median * 1e3,
+                 d && d->ok ? fmt::format(" ({:.2f}x)", d->median / sorted[i]->median) : "", sorted[i]->technique,
+                 ll::toJson(sorted[i]->config).dump());
+    return 0;
+  } catch (const DbError &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+}
+
+} // namespace mdh::tune

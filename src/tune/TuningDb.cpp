@@ -1,0 +1,210 @@
+/** \file
+ * The tuning database: JSON lines appended with fsync.
+ */
+#include "tune/TuningDb.h"
+
+#include "tune/Hash.h"
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace mdh::tune {
+
+json TuningKey::toJson() const {
+  return {{"program", programHash}, {"entry", entry}, {"instantiation", instantiation}, {"backend", backend}, {"machine", machine}};
+}
+
+std::string TuningKey::id() const { return stableHash(toJson().dump()); }
+
+std::string machineSignature(const std::string &toolchain) {
+  std::string cpu = "unknown CPU";
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      auto c = line.find(':');
+      if (c != std::string::npos) cpu = line.substr(line.find_first_not_of(' ', c + 1));
+      break;
+    }
+  unsigned cores = std::thread::hardware_concurrency();
+  return fmt::format("{} | {} cores | {}", cpu, cores, toolchain);
+}
+
+std::string TuningDb::defaultDir() {
+  if (const char *d = std::getenv("MDH_TUNE_DB"); d && *d) return d;
+  if (const char *h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/mdh/tuning";
+  return (fs::temp_directory_path() / "mdh-tuning").string();
+}
+
+json TuningDb::toJson(const TuningRecord &r) {
+  json j = {{"kind", "measurement"}, {"hash", r.configHash}, {"config", ll::toJson(r.config)}, {"ok", r.ok},
+            {"median_s", r.median}, {"times_s", r.times}, {"technique", r.technique}, {"cost_s", r.cost},
+            {"elapsed_s", r.elapsed}, {"at", r.at}};
+  if (!r.failure.empty()) j["failure"] = r.failure;
+  return j;
+}
+
+bool TuningDb::fromJson(const json &j, TuningRecord &r) {
+  try {
+    std::string err;
+    if (!ll::fromJson(j.at("config"), r.config, err)) return false;
+    r.configHash = j.at("hash").get<std::string>();
+    r.ok = j.at("ok").get<bool>();
+    r.median = j.at("median_s").get<double>();
+    r.times = j.value("times_s", std::vector<double>{});
+    r.technique = j.value("technique", "");
+    r.failure = j.value("failure", "");
+    r.cost = j.value("cost_s", 0.0);
+    r.elapsed = j.value("elapsed_s", 0.0);
+    r.at = j.value("at", 0.0);
+    return true;
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(std::move(key)) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (!fs::is_directory(dir_))
+    throw DbError(fmt::format("cannot create the tuning database directory `{}`{}; pass --db DIR or set MDH_TUNE_DB to a "
+                              "writable directory", dir_, ec ? ": " + ec.message() : ""));
+  path_ = dir_ + "/" + key_.id() + ".jsonl";
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) return; // no records yet
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  size_t pos = 0;
+  bool first = true;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    bool torn = nl == std::string::npos; // a crash mid-append: ignored, cut off by the next writer
+    std::string line = text.substr(pos, torn ? std::string::npos : nl - pos);
+    pos = torn ? text.size() : nl + 1;
+    if (torn) {
+      ++ignored_;
+      break;
+    }
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      ++ignored_;
+      continue;
+    }
+    std::string kind = j.value("kind", "");
+    if (first && kind == "key" && j.value("key", json()) != key_.toJson())
+      throw DbError(fmt::format("`{}` belongs to a different key (hash collision or a renamed file); move it away", path_));
+    first = false;
+    if (kind == "measurement") {
+      TuningRecord r;
+      if (fromJson(j, r)) records_.push_back(std::move(r));
+      else ++ignored_;
+    } else if (kind == "session") {
+      SessionRecord s;
+      s.stop = j.value("stop", "");
+      s.evaluations = j.value("evaluations", 0);
+      s.seconds = j.value("seconds", 0.0);
+      s.budgetEvaluations = j.value("budget_evaluations", 0);
+      s.budgetSeconds = j.value("budget_seconds", 0.0);
+      sessions_.push_back(s);
+    }
+  }
+}
+
+TuningDb::~TuningDb() {
+  if (fd_ >= 0) close(fd_);
+}
+
+const TuningRecord *TuningDb::find(const std::string &configHash) const {
+  for (const auto &r : records_)
+    if (r.configHash == configHash) return &r;
+  return nullptr;
+}
+
+const TuningRecord *TuningDb::best() const {
+  const TuningRecord *b = nullptr;
+  for (const auto &r : records_)
+    if (r.ok && r.median > 0 && (!b || r.median < b->median)) b = &r;
+  return b;
+}
+
+double TuningDb::spentSeconds() const {
+  double s = 0;
+  for (const auto &r : records_) s += r.cost;
+  return s;
+}
+
+void TuningDb::appendLine(const std::string &line) {
+  auto fail = [&](const std::string &what, int err) {
+    throw DbError(fmt::format("cannot {} the tuning database `{}`: {}; the measurements recorded before are intact — free "
+                              "space or pass --db DIR",
+                              what, path_, std::strerror(err)));
+  };
+  if (fd_ < 0) {
+    bool existed = fs::exists(path_);
+    fd_ = open(path_.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) fail("open", errno);
+    // Cut off a torn last line left by a crash, so the next record starts on a line of its own.
+    struct stat st {};
+    if (fstat(fd_, &st) == 0 && st.st_size > 0) {
+      off_t keep = st.st_size;
+      char c = 0;
+      while (keep > 0 && pread(fd_, &c, 1, keep - 1) == 1 && c != '\n') --keep;
+      if (keep != st.st_size && ftruncate(fd_, keep) != 0) fail("repair", errno);
+    }
+    if (!existed || (fstat(fd_, &st) == 0 && st.st_size == 0)) {
+      // A new file: its key line first; the directory entry is made durable.
+      std::string keyLine = json{{"kind", "key"}, {"v", 1}, {"key", key_.toJson()}}.dump() + "\n";
+      if (write(fd_, keyLine.data(), keyLine.size()) != ssize_t(keyLine.size())) {
+        int err = errno ? errno : ENOSPC;
+        if (ftruncate(fd_, 0) != 0) {
+        }
+        fail("write to", err);
+      }
+      int dfd = open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+      }
+    }
+  }
+  struct stat st {};
+  off_t before = fstat(fd_, &st) == 0 ? st.st_size : -1;
+  errno = 0;
+  ssize_t n = write(fd_, line.data(), line.size());
+  if (n != ssize_t(line.size())) {
+    int err = errno ? errno : ENOSPC;
+    if (before >= 0 && ftruncate(fd_, before) != 0) {
+    } // best effort: the reader ignores a torn last line anyway
+    fail("write to", err);
+  }
+  if (fsync(fd_) != 0) fail("sync", errno);
+}
+
+void TuningDb::append(const TuningRecord &r) {
+  appendLine(toJson(r).dump() + "\n");
+  records_.push_back(r);
+}
+
+void TuningDb::appendSession(const SessionRecord &s) {
+  appendLine(json{{"kind", "session"},
+                  {"stop", s.stop},
+                  {"evaluations", s.evaluations},
+                  {"seconds", s.seconds},
+                  {"budget_evaluations", s.budgetEvaluations},
+                  {"budget_seconds", s.budgetSeconds},
+                  {"at", double(std::time(nullptr))}}
+                 .dump() +
+             "\n");
+  sessions_.push_back(s);
+}
+
+} // namespace mdh::tune

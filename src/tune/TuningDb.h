@@ -1,0 +1,106 @@
+/** \file
+ * The tuning database: every finished measurement of every tuning run,
+ * keyed by (program hash, entry, instantiation, backend, machine
+ * signature), so that runs resume and `mdhc compile --tune` reuses them.
+ *
+ * Location: $MDH_TUNE_DB, else ~/.cache/mdh/tuning (a directory; `--db`
+ * overrides).  One JSON-lines file per key, `<key id>.jsonl`: a key line,
+ * then one line per measurement (and one per finished session).
+ *
+ * Invariants (crash safety): a record is appended with a single write()
+ * and fsync()ed before append() returns, so a finished measurement is
+ * never lost by a crash, SIGKILL or Ctrl-C afterwards.  A torn last line
+ * (a crash mid-write) is ignored by the reader and cut off by the next
+ * writer; a failed write (full disk) truncates the file back to its
+ * previous length and throws, so old records stay intact.
+ */
+#pragma once
+
+#include "ll/Config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace mdh::tune {
+
+struct TuningKey {
+  std::string programHash;   ///< hash of the instantiated program's canonical text
+  std::string entry;
+  std::string instantiation; ///< the --set values, sorted: `I=1024,J=1024,T=f32`
+  std::string backend;       ///< `openmp`, ...
+  std::string machine;       ///< machineSignature()
+
+  nlohmann::json toJson() const;
+  /// The file name stem: a hash of all fields.
+  std::string id() const;
+};
+
+/// CPU model, core count and toolchain (compiler and version).
+std::string machineSignature(const std::string &toolchain);
+
+struct TuningRecord {
+  std::string configHash;
+  ll::Config config;
+  bool ok = false;           ///< measured and correct
+  double median = -1;        ///< seconds
+  std::vector<double> times;
+  std::string failure;       ///< why it failed (compile error, crash, time-out)
+  std::string technique;     ///< which technique proposed it
+  double cost = 0;           ///< tuning seconds it took (its compile share + its runs)
+  double elapsed = 0;        ///< cumulative tuning seconds of this key when it finished
+  double at = 0;             ///< Unix time
+};
+
+struct SessionRecord {
+  std::string stop;          ///< evaluations | seconds | plateau | exhausted | interrupted
+  int evaluations = 0;       ///< new measurements of the session
+  double seconds = 0;
+  int budgetEvaluations = 0; ///< the budget it was given
+  double budgetSeconds = 0;
+};
+
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class TuningDb {
+public:
+  static std::string defaultDir();
+  /// Reads the records of `key` from `dir` (none yet is fine); throws DbError
+  /// when the directory or file cannot be used.
+  TuningDb(std::string dir, TuningKey key);
+  ~TuningDb();
+  TuningDb(const TuningDb &) = delete;
+  TuningDb &operator=(const TuningDb &) = delete;
+
+  const std::string &path() const { return path_; }
+  const TuningKey &key() const { return key_; }
+  const std::vector<TuningRecord> &records() const { return records_; }
+  const std::vector<SessionRecord> &sessions() const { return sessions_; }
+  size_t ignoredLines() const { return ignored_; }
+  const TuningRecord *find(const std::string &configHash) const;
+  const TuningRecord *best() const;
+  double spentSeconds() const;
+
+  /// Durably appends (see the invariants); throws DbError with a sentence on failure.
+  void append(const TuningRecord &r);
+  void appendSession(const SessionRecord &s);
+
+  static nlohmann::json toJson(const TuningRecord &r);
+  static bool fromJson(const nlohmann::json &j, TuningRecord &r);
+
+private:
+  void appendLine(const std::string &line);
+
+  std::string dir_, path_;
+  TuningKey key_;
+  std::vector<TuningRecord> records_;
+  std::vector<SessionRecord> sessions_;
+  size_t ignored_ = 0;
+  int fd_ = -1;
+};
+
+} // namespace mdh::tune
