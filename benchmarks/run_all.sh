@@ -114,7 +114,7 @@ for id in ${ids//,/ }; do
   if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&
      ${CXX:-g++} "${cflags[@]}" "$W/${id}_default.cpp" -o "$W/${id}_default.so" >> "$W/default.log" 2>&1; then
     dargs=(--mdh-default "$W/${id}_default.so")
-    dnote="default configuration: $(sed -n 's|^// \* Configuration: ||p' "$W/${id}_default.h" | head -1)"
+    dnote="default configuration: $(sed -n 's|^// *\* Configuration: ||p' "$W/${id}_default.h" | head -1)"
   else
     dnote="failed: mdhc compile with the default configuration failed: $(tr '\n' ' ' < "$W/default.log" | cut -c1-400)"
     log "mdh default failed: $dnote"

@@ -226,8 +226,14 @@ for w in W:
             need = 0.8 if wid == "matmul_1024" else 1.0
             if best[0]:
                 goals.append(("≥ %.1f× best peer (%s)" % (need, best[1]), tr / best[0] >= need, tr / best[0]))
-        if k == "mcc" and peer_rate("onednn"):
-            goals.append(("≥ 1.0× oneDNN", tr / peer_rate("onednn") >= 1.0, tr / peer_rate("onednn")))
+        if k == "mcc":
+            # oneDNN's convolution with plain OHWI weights dispatches to its reference kernel
+            # (impl ref:any, see the note); users let it pick the weights layout, so the goal is
+            # judged against the faster of the two oneDNN variants.
+            cands = [(peer_rate(x), x) for x in ("onednn", "onednn-prepacked") if peer_rate(x)]
+            if cands:
+                r_, x_ = max(cands)
+                goals.append(("≥ 1.0× oneDNN (best variant: %s)" % x_, tr / r_ >= 1.0, tr / r_))
         if k.startswith("jacobi") and peer_rate("halide"):
             goals.append(("≥ 1.0× Halide autoscheduled", tr / peer_rate("halide") >= 1.0, tr / peer_rate("halide")))
         if peer_rate("tvm") and v == "warm":
@@ -239,7 +245,8 @@ for w in W:
 
 P("## Goals (issue 5)")
 P("")
-P("Judged on mdh-tuned's median against the best non-prepacked peer measured in the same run;"
+P("Judged on mdh-tuned's median against the best non-prepacked peer measured in the same run"
+  " (for MCC the faster oneDNN variant: its plain-OHWI path is oneDNN's reference kernel);"
   " the value is mdh-tuned / peer (or the fraction of the triad).%s" % (
       " **Short-budget run: not the verdict.**" if short else ""))
 P("")
