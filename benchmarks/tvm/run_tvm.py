@@ -250,8 +250,10 @@ def light_tensor_intrin():
 
 def tune(mod, target, work_dir, budget_s, trials_per_iter, max_trials, seed, smoke):
     """Runs MetaSchedule's evolutionary search until the wall-time budget is spent. MetaSchedule
-    itself only counts trials, so a measure callback terminates the task as soon as a batch
-    finishes after the deadline: the overrun is at most one batch (trials_per_iter candidates).
+    itself only counts trials, so a measure callback ends the task after a batch (search, build
+    and measurement of trials_per_iter candidates) once the next batch, assumed to last as long
+    as the last one, would end more than half of its length past the deadline. A run thus
+    stops within about half a batch of the budget, either side.
     Returns (trials measured in this run, seconds spent, whether the search ended on its own
     before the deadline: MetaSchedule found no new candidate, i.e. its design space is exhausted)."""
     from tvm.s_tir import meta_schedule as ms
@@ -261,15 +263,18 @@ def tune(mod, target, work_dir, budget_s, trials_per_iter, max_trials, seed, smo
     light_tensor_intrin()
     t0 = time.monotonic()
     deadline = t0 + budget_s
-    state = {"trials": 0, "stopped": False}
+    state = {"trials": 0, "stopped": False, "last": t0}
 
     @derived_object
     class Deadline(PyMeasureCallback):
         def apply(self, task_scheduler, task_id, measure_candidates, builder_results, runner_results):
             state["trials"] += len(measure_candidates)
+            now = time.monotonic()
+            batch_s, state["last"] = now - state["last"], now
             # MetaSchedule terminates the task itself once max_trials are done; terminating it
             # twice is an error.
-            if time.monotonic() >= deadline and not state["stopped"] and state["trials"] < max_trials:
+            if (now + 0.5 * batch_s >= deadline and not state["stopped"]
+                    and state["trials"] < max_trials):
                 state["stopped"] = True
                 task_scheduler.terminate_task(task_id)
 
@@ -353,7 +358,7 @@ def main():
     ap.add_argument("--work-dir", help="MetaSchedule work dir (default benchmarks/results/<id>/tvm-work)")
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, a few trials, correctness only")
     ap.add_argument("--trials-per-iter", type=int, default=None,
-                    help="candidates per MetaSchedule batch (default 32; 8 with --smoke)")
+                    help="candidates per MetaSchedule batch (default 16; 8 with --smoke)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--note", default="", help="extra text appended to the note")
     ap.add_argument("--rt-prio", type=int, default=10,
@@ -396,7 +401,9 @@ def main():
         work_dir = args.work_dir or os.path.join(ROOT, "benchmarks", "results", w["id"], "tvm-smoke-work")
     os.makedirs(work_dir, exist_ok=True)
     records_before = count_records(work_dir)
-    trials_per_iter = args.trials_per_iter or (8 if args.smoke else 32)
+    # 16, not MetaSchedule's 64: a 10-minute budget on 2 loaded cores measures only ~100
+    # candidates, so smaller batches give more cost-model updates and a finer deadline.
+    trials_per_iter = args.trials_per_iter or (8 if args.smoke else 16)
     max_trials = trials_per_iter if args.smoke else 1_000_000
 
     log(f"{w['id']}: tuning for {args.budget_seconds:g} s on {target} "
