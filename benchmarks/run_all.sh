@@ -132,7 +132,10 @@ for id in ${ids//,/ }; do
     else
       log "tuning mdh for $budget s"
       targs_db=()
-      [ "$has_db" = 1 ] && targs_db=(--db "${MDH_TUNE_DB:-$root/benchmarks/results/tuning.db}")
+      # With the tuning database (mdhc tune --db DIR), measured candidates survive an
+      # interrupted run and are resumed; --report writes the CSV and convergence plot.
+      [ "$has_db" = 1 ] && targs_db=(--db "${MDH_TUNE_DB:-$root/benchmarks/results/tuning-db}")
+      grep -q -- '--report' <<< "$tune_help" && targs_db+=(--report "$R/mdh-tune-report")
       t0=$(date +%s)
       if "$MDHC" tune "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 \
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
