@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
@@ -127,6 +128,9 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
                                    what, ll::toJson(c).dump(), cmd);
     std::string json = ll::toJson(c).dump(2) + "\n";
     try {
+      std::error_code ec;
+      std::filesystem::path parent = std::filesystem::path(cfgPath).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent, ec);
       data::AtomicFileSet files;
       files.stage(cfgPath, std::vector<uint8_t>(json.begin(), json.end()));
       files.stage(txtPath, std::vector<uint8_t>(text.begin(), text.end()));

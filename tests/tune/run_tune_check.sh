@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The output check catches a wrong candidate (test hook
+# MDH_TUNE_TEST_CORRUPT_CANDIDATE=k corrupts the k-th candidate's output):
+# exit status 3, a clear message, a reproducer next to the output — for float
+# and integer outputs; and `mdhc compile --tune` reuses the database.
+source "$(dirname "$0")/common.sh"
+for set in "$FSMALL" "$SMALL"; do
+  rc=0
+  MDH_TUNE_TEST_CORRUPT_CANDIDATE=2 $mdhc tune $PROG $set --evaluations 6 --db "$tmp/db-c" -o "$tmp/out/best.json" 2>"$tmp/log" || rc=$?
+  [ "$rc" -eq 3 ] || { cat "$tmp/log"; fail "corrupt candidate ($set): exit status $rc, expected 3"; }
+  grep -q "compiler bug" "$tmp/log" || fail "no clear message"
+  [ -s "$tmp/out/best.json.mismatch-config.json" ] || fail "no reproducer configuration"
+  grep -q "mdhc run" "$tmp/out/best.json.mismatch.txt" || fail "no reproducer command"
+  rm -rf "$tmp/out" "$tmp/db-c"
+done
+# compile --tune: the first call tunes, the second reuses the database.
+$mdhc compile $PROG $SMALL --tune --tune-evaluations 4 -o "$tmp/k" 2>"$tmp/log1" >/dev/null || { cat "$tmp/log1"; fail "compile --tune"; }
+n=$(measurements)
+[ "$n" -ge 1 ] || fail "compile --tune recorded nothing"
+$mdhc compile $PROG $SMALL --tune --tune-evaluations 4 -o "$tmp/k" 2>"$tmp/log2" >/dev/null || { cat "$tmp/log2"; fail "second compile --tune"; }
+grep -q "budget spent" "$tmp/log2" || { cat "$tmp/log2"; fail "the second compile --tune did not reuse the database"; }
+[ "$(measurements)" -eq "$n" ] || fail "the second compile --tune measured again"
+ls "$tmp/k"/*.cpp >/dev/null && ls "$tmp/k"/*.tuned.json >/dev/null || fail "compile --tune wrote no code"
+echo "1 passed, 0 failed"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Crash safety of the tuning database: SIGKILL mid-run keeps every finished
+# measurement and a parseable database; a torn last line is ignored; a
+# resumed run does not re-measure anything; SIGINT exits 130 after saving.
+source "$(dirname "$0")/common.sh"
+wait_for() { # wait until the database holds at least $1 measurements (max 60 s)
+  for _ in $(seq 600); do [ "$(measurements)" -ge "$1" ] && return 0; sleep 0.1; done
+  fail "the tuning run recorded fewer than $1 measurements"
+}
+# 1. SIGKILL.
+$mdhc tune $PROG $SMALL --evaluations 200 --batch 2 --seed 3 -q -o "$tmp/best.json" 2>/dev/null &
+pid=$!
+wait_for 3
+kill -KILL $pid; wait $pid 2>/dev/null || true
+db_parses || fail "the database does not parse after SIGKILL"
+n=$(measurements)
+echo "after SIGKILL: $n measurements"
+# A crash mid-append leaves a torn line: the reader must ignore it.
+printf '{"kind":"measurement","hash":"torn' >> "$MDH_TUNE_DB"/*.jsonl
+$mdhc tune $PROG $SMALL --show > "$tmp/show" || fail "--show failed on a torn database"
+grep -q "measurements: $n " "$tmp/show" || { cat "$tmp/show"; fail "--show does not list the $n measurements"; }
+# 2. Resume: 3 new evaluations, nothing measured twice.
+$mdhc tune $PROG $SMALL --evaluations 3 --batch 2 --seed 3 -o "$tmp/best.json" 2> "$tmp/log" || { cat "$tmp/log"; fail "resume failed"; }
+grep -q "resuming from $n measurements" "$tmp/log" || { cat "$tmp/log"; fail "did not resume"; }
+db_parses || fail "the database does not parse after resuming"
+m=$(measurements)
+[ "$m" -eq $((n + 3)) ] || fail "expected $((n + 3)) measurements after resuming, found $m"
+dups=$(cat "$MDH_TUNE_DB"/*.jsonl | grep -o '"hash":"[0-9a-f]*"' | sort | uniq -d | wc -l)
+[ "$dups" -eq 0 ] || fail "$dups configurations were measured twice"
+# 3. SIGINT: exit status 130, measurements kept, an `interrupted` session.
+$mdhc tune $PROG $SMALL --evaluations 200 --batch 2 --seed 4 -q -o "$tmp/best2.json" 2>"$tmp/log2" &
+pid=$!
+wait_for $((m + 2))
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+[ "$rc" -eq 130 ] || { cat "$tmp/log2"; fail "SIGINT: exit status $rc, expected 130"; }
+db_parses || fail "the database does not parse after SIGINT"
+grep -q '"stop":"interrupted"' "$MDH_TUNE_DB"/*.jsonl || fail "no interrupted session recorded"
+[ -s "$tmp/best2.json" ] || fail "SIGINT: the best configuration so far was not written"
+echo "1 passed, 0 failed"

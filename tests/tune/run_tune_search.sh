@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Search behaviour: each technique runs; the same seed gives the same
+# candidate sequence; the evaluation, time and plateau budgets stop a run;
+# --report writes a CSV and an SVG plot; --pin keeps pinned fields.
+source "$(dirname "$0")/common.sh"
+for t in random annealing pattern auc; do
+  $mdhc tune $PROG $SMALL --technique $t --evaluations 4 --db "$tmp/db-$t" -q -o "$tmp/$t.json" 2>"$tmp/log-$t" ||
+    { cat "$tmp/log-$t"; fail "technique $t"; }
+done
+# Same seed => same sequence (fresh databases; within one batch the bandit's
+# choices do not depend on measurements).
+for run in a b; do
+  $mdhc tune $PROG $SMALL --technique random --evaluations 6 --seed 7 --db "$tmp/db-r$run" --report "$tmp/r$run" -q -o "$tmp/x.json" 2>/dev/null
+  $mdhc tune $PROG $SMALL --evaluations 6 --batch 8 --seed 7 --db "$tmp/db-a$run" --report "$tmp/a$run" -q -o "$tmp/x.json" 2>/dev/null
+done
+cut -d, -f7 "$tmp/ra/tuning.csv" > "$tmp/h1"; cut -d, -f7 "$tmp/rb/tuning.csv" > "$tmp/h2"
+[ "$(wc -l < "$tmp/h1")" -eq 7 ] || fail "random: expected 6 evaluations in the CSV"
+cmp -s "$tmp/h1" "$tmp/h2" || fail "random: the same seed gave different candidates"
+cut -d, -f7 "$tmp/aa/tuning.csv" > "$tmp/h1"; cut -d, -f7 "$tmp/ab/tuning.csv" > "$tmp/h2"
+cmp -s "$tmp/h1" "$tmp/h2" || fail "auc: the same seed gave different candidates"
+grep -q "<svg" "$tmp/ra/convergence.svg" && grep -q "best so far" "$tmp/ra/convergence.svg" || fail "no SVG plot"
+# Budgets.
+$mdhc tune $PROG $SMALL --evaluations 5 --db "$tmp/db-e" -o "$tmp/x.json" 2>"$tmp/log" ; grep -q "stopped by evaluations: 5 new" "$tmp/log" || { cat "$tmp/log"; fail "evaluation budget"; }
+$mdhc tune $PROG $SMALL --evaluations 1000 --plateau 3 --technique pattern --db "$tmp/db-p" -o "$tmp/x.json" 2>"$tmp/log" ; grep -q "stopped by plateau" "$tmp/log" || { cat "$tmp/log"; fail "plateau"; }
+$mdhc tune $PROG $SMALL --evaluations 1000 --seconds 4 --db "$tmp/db-s" -o "$tmp/x.json" 2>"$tmp/log" ; grep -q "stopped by seconds" "$tmp/log" || { cat "$tmp/log"; fail "time budget"; }
+# Pins: the pinned simd_dim and COR tile stay in every candidate.
+echo '{"simd_dim": 1, "levels": [{"layer": "COR", "tile": [8, 32, 16]}, {"layer": "RM"}]}' > "$tmp/pin.json"
+$mdhc tune $PROG $SMALL --pin "$tmp/pin.json" --evaluations 5 --db "$tmp/db-pin" --report "$tmp/rp" -q -o "$tmp/p.json" 2>/dev/null || fail "--pin"
+n=$(tail -n +2 "$tmp/rp/tuning.csv" | grep -v '"default"' | grep -c 'COR"",""order"":\[[0-9,]*\],""tile"":\[8,32,16\]' || true)
+all=$(tail -n +2 "$tmp/rp/tuning.csv" | grep -vc ',default,' || true)
+[ "$n" -eq "$all" ] || fail "pinned COR tile changed ($n of $all candidates keep it)"
+echo "1 passed, 0 failed"

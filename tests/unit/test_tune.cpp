@@ -1,0 +1,195 @@
+// Unit tests of the tuner's pure parts: the search space, the techniques'
+// determinism, the AUC bandit's credit, and the tuning database's crash
+// safety (torn last line, write failure on a full disk).
+#include "driver/CliSupport.h"
+#include "driver/Compilation.h"
+#include "ll/AsmModel.h"
+#include "tune/AucBandit.h"
+#include "tune/SearchSpace.h"
+#include "tune/Technique.h"
+#include "tune/TuningDb.h"
+
+#include <doctest/doctest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sys/resource.h>
+#include <unistd.h>
+
+using namespace mdh;
+
+namespace {
+
+std::unique_ptr<hl::Program> matmul(Compilation &comp, const std::string &sizes) {
+  comp.addFile(std::string(MDH_TEST_SOURCE_DIR) + "/examples/matmul.mdh");
+  comp.analyze();
+  MetaSettings s;
+  std::string err;
+  REQUIRE(parseMetaSettings({sizes}, s, err));
+  auto p = comp.sema().instantiate("matmul", s);
+  REQUIRE(p);
+  return p;
+}
+
+std::string tempDir() {
+  std::string t = (std::filesystem::temp_directory_path() / "mdh-unit-tune-XXXXXX").string();
+  std::vector<char> b(t.begin(), t.end());
+  b.push_back(0);
+  REQUIRE(mkdtemp(b.data()));
+  return b.data();
+}
+
+} // namespace
+
+TEST_CASE("the search space yields admissible, pinned configurations") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=100,J=64,K=48");
+  tune::Pins pins;
+  std::string err;
+  REQUIRE(tune::Pins::parse(nlohmann::json::parse(R"({"simd_dim": 1, "levels": [{"layer": "COR", "tile": [10, 64, 48]}, {"layer": "RM"}]})"),
+                            pins, err));
+  tune::SearchSpace space(*p, ll::openmpModel(), pins, {0, 1});
+  CHECK(space.admissible(space.start()));
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 100; ++i) {
+    ll::Config c = i % 2 ? space.random(rng) : space.neighbour(space.start(), rng, 2);
+    CHECK(space.admissible(c));
+    CHECK(c.simdDim == 1);
+    REQUIRE(c.levels.size() == 2);
+    CHECK(c.levels[0].tile == std::vector<int64_t>{10, 64, 48});
+    CHECK(c.levels[1].layer == "RM");
+  }
+  for (const auto &c : space.neighbours(space.start(), 1)) CHECK(space.admissible(c));
+}
+
+TEST_CASE("tile candidates include divisors and remainder-tile extents") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=100,J=64,K=48");
+  tune::SearchSpace space(*p, ll::openmpModel(), {}, {0});
+  auto c = space.tileCandidates(100);
+  for (int64_t t : {1, 2, 4, 5, 10, 20, 25, 50, 100, 16, 32, 64, 48, 7}) CHECK(std::count(c.begin(), c.end(), t) == 1);
+  CHECK(std::is_sorted(c.begin(), c.end()));
+  CHECK(c.back() == 100);
+}
+
+TEST_CASE("techniques are reproducible for a fixed seed and fixed observations") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=64,J=64,K=64");
+  tune::SearchSpace space(*p, ll::openmpModel(), {}, {0});
+  for (std::string name : {"random", "annealing", "pattern", "auc"}) {
+    std::vector<std::string> seq[2];
+    for (int run = 0; run < 2; ++run) {
+      std::string err;
+      auto t = tune::makeTechnique(name, 9, err);
+      REQUIRE(t);
+      tune::SearchState st{space, space.start(), 1.0};
+      std::mt19937_64 rng(9);
+      for (int i = 0; i < 30; ++i) {
+        ll::Config c = t->propose(st, rng);
+        CHECK(space.admissible(c));
+        seq[run].push_back(tune::configHash(c));
+        double cost = 1.0 + double(i % 7) / 10; // fixed fake measurements
+        t->observe(st, c, cost, false);
+      }
+    }
+    CHECK_MESSAGE(seq[0] == seq[1], name);
+  }
+  std::string err;
+  CHECK_FALSE(tune::makeTechnique("hill", 1, err));
+  CHECK(err.find("auc") != std::string::npos);
+}
+
+TEST_CASE("the AUC bandit favours the technique that finds improvements") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=64,J=64,K=64");
+  tune::SearchSpace space(*p, ll::openmpModel(), {}, {0});
+  std::string err;
+  std::vector<std::unique_ptr<tune::Technique>> ts;
+  ts.push_back(tune::makeTechnique("random", 1, err));
+  ts.push_back(tune::makeTechnique("annealing", 1, err));
+  tune::AucBandit bandit(std::move(ts));
+  tune::SearchState st{space, space.start(), 1.0};
+  std::mt19937_64 rng(1);
+  int annealing = 0;
+  for (int i = 0; i < 60; ++i) {
+    ll::Config c = bandit.propose(st, rng);
+    bool isAnnealing = bandit.lastProposer() == "annealing";
+    annealing += isAnnealing;
+    bandit.observe(st, c, 1.0, isAnnealing); // only annealing ever improves
+  }
+  CHECK(annealing > 45);
+  CHECK(bandit.score(1) > bandit.score(0));
+}
+
+TEST_CASE("the tuning database ignores a torn last line and keeps records") {
+  std::string dir = tempDir();
+  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r;
+  r.config.levels = {{"COR", {1}, {0}}};
+  r.ok = true;
+  r.median = 0.5;
+  std::string path;
+  {
+    tune::TuningDb db(dir, key);
+    r.configHash = "a";
+    db.append(r);
+    r.configHash = "b";
+    db.append(r);
+    path = db.path();
+  }
+  { std::ofstream(path, std::ios::app) << R"({"kind":"measurement","hash":"c","con)"; }
+  {
+    tune::TuningDb db(dir, key);
+    CHECK(db.records().size() == 2);
+    CHECK(db.ignoredLines() == 1);
+    r.configHash = "d";
+    db.append(r); // cuts the torn line off first
+  }
+  tune::TuningDb db(dir, key);
+  CHECK(db.records().size() == 3);
+  CHECK(db.ignoredLines() == 0);
+  CHECK(db.find("d"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a full disk is a clear error and leaves the database intact") {
+  std::string dir = tempDir();
+  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r;
+  r.config.levels = {{"COR", {1}, {0}}};
+  r.configHash = "a";
+  std::string path;
+  {
+    tune::TuningDb db(dir, key);
+    db.append(r);
+    path = db.path();
+  }
+  auto size = std::filesystem::file_size(path);
+  // Simulate the full disk with a file-size limit just above the current size.
+  rlimit old{};
+  getrlimit(RLIMIT_FSIZE, &old);
+  auto oldHandler = signal(SIGXFSZ, SIG_IGN);
+  rlimit lim = old;
+  lim.rlim_cur = size + 20;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+  bool threw = false;
+  {
+    tune::TuningDb db(dir, key);
+    r.configHash = "b";
+    try {
+      db.append(r);
+    } catch (const tune::DbError &e) {
+      threw = true;
+      CHECK(std::string(e.what()).find("intact") != std::string::npos);
+    }
+  }
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, oldHandler);
+  CHECK(threw);
+  CHECK(std::filesystem::file_size(path) == size);
+  tune::TuningDb db(dir, key);
+  CHECK(db.records().size() == 1);
+  CHECK(db.ignoredLines() == 0);
+  std::filesystem::remove_all(dir);
+}
