@@ -17,6 +17,7 @@
 #include "codegen/OpenMPEmitter.h"
 
 #include "codegen/ScalarC.h"
+#include "codegen/VectorC.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -53,7 +54,7 @@ public:
     D = P.dims();
     E = cType(P.f->result);
     Dialect dialect;
-    k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect);
+    k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect) + emitVectorFunctions(P);
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += signature() + " {\n";
     body();
@@ -97,6 +98,15 @@ private:
 #include <omp.h>
 
 // Zero-initialised scratch storage (std::vector<bool> has no data()).
+// Register tiles use GCC vector types of the widest vector unit compiled for.
+#if defined(__AVX512F__)
+#define MDH_VBYTES 64
+#elif defined(__AVX__)
+#define MDH_VBYTES 32
+#else
+#define MDH_VBYTES 16
+#endif
+
 template <class T> struct mdh_array {{
   std::unique_ptr<T[]> p;
   explicit mdh_array(size_t n) : p(new T[n]()) {{}}
@@ -543,9 +553,186 @@ template <class T> struct mdh_array {{
     if (accSize <= 1024) line(fmt::format("{} mdh_acc[{}];", E, accSize));
     if (!id.empty()) line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", accSize, id));
     std::string scopeFirst = firstOf(inner);
-    emitInner(inner, 0, id, scopeFirst);
+    if (vectorTileApplies()) vectorScope(inner, id, scopeFirst);
+    else emitInner(inner, 0, id, scopeFirst);
     flush(firstOf(outer));
     close();
+  }
+
+  // ---- register tiles in vector registers ------------------------------------------------------------------
+  // The accumulators of a full tile live in GCC vector variables (one per
+  // `mdh_lanes` cells of the vector dimension) instead of the mdh_acc array,
+  // which compilers keep in memory.  Each lane computes exactly what the
+  // scalar path computes for its cell, in the same order, so both paths
+  // give the same bits; mdh_acc then receives the vector accumulators for the
+  // usual flush.
+
+  /// Whether the scope can use vector accumulators (decided at emission; the
+  /// tile-extent condition is checked by the generated code).
+  bool vectorTileApplies() const {
+    const int s = C.simdDim;
+    if (L.strategy != ll::Strategy::Tiled || !L.op || L.op->kind != hl::BinaryOperator::Kind::Builtin) return false;
+    if (L.op->builtin != hl::BuiltinOp::Add && L.op->builtin != hl::BuiltinOp::Mul) return false;
+    if (!P.f->result.isFloat() || P.usesIndices || !isVectorizable(*P.f)) return false;
+    if (s < 0 || !L.kept[size_t(s)] || accSize > 1024) return false;
+    for (size_t d = size_t(s) + 1; d < D; ++d)
+      if (L.kept[d]) return false; // the vector dimension must be the innermost of mdh_acc
+    return true;
+  }
+
+  /// Lane stride of an input access along the vector dimension: 0 (one value
+  /// for all lanes), 1 (consecutive elements), or -1 (anything else: gathered).
+  int laneStride(const hl::Buffer &b, const hl::Access &a) const {
+    const size_t s = size_t(C.simdDim);
+    std::vector<int64_t> stride(a.dims.size(), 0);
+    const Staged *st = nullptr;
+    for (auto it = staged.rbegin(); it != staged.rend() && !st; ++it)
+      if (it->buffer == &b) st = &*it;
+    int nonzero = 0, contiguousDim = -1;
+    for (size_t k = 0; k < a.dims.size(); ++k)
+      if (a.dims[k].coeff(s) != 0) ++nonzero, contiguousDim = int(k);
+    if (nonzero == 0) return 0;
+    if (nonzero > 1 || a.dims[size_t(contiguousDim)].coeff(s) != 1) return -1;
+    if (st) return st->layout.back() == contiguousDim ? 1 : -1;
+    return contiguousDim + 1 == int(a.dims.size()) ? 1 : -1;
+  }
+
+  /// f applied to the lanes starting at x (x[simdDim] is the first lane).
+  std::string applyVectorF(const std::vector<std::string> &x) const {
+    const size_t s = size_t(C.simdDim);
+    std::vector<std::string> args;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        switch (laneStride(b, a)) {
+        case 0: args.push_back(fmt::format("mdh_vsplat<mdh_vec>({})", inputLoad(b, a, x))); break;
+        case 1: args.push_back(fmt::format("mdh_vload<mdh_vec>(&{})", inputLoad(b, a, x))); break;
+        default: {
+          std::vector<std::string> xl = x;
+          xl[s] = fmt::format("({} + l)", x[s]);
+          args.push_back(fmt::format("[&] {{ mdh_vec g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()",
+                                     inputLoad(b, a, xl)));
+        }
+        }
+      }
+    return fmt::format("{}<mdh_vec>({})", vectorFnName(*P.f), fmt::join(args, ", "));
+  }
+
+  /// mdh_vacc index of the vector holding cell j (jv: vector index along simdDim).
+  std::string vaccIndex(const std::vector<std::string> &j, const std::string &jv) const {
+    const int last = lastLevel();
+    std::string idx = "0";
+    for (size_t d = 0; d < D; ++d) {
+      if (!L.kept[d]) continue;
+      bool vd = int(d) == C.simdDim;
+      std::string ext = vd ? fmt::format("(INT64_C({}) / mdh_lanes)", tile(last, d)) : fmt::format("INT64_C({})", tile(last, d));
+      std::string v = vd ? jv : j[d];
+      idx = idx == "0" ? v : fmt::format("({})*{} + {}", idx, ext, v);
+    }
+    return idx;
+  }
+
+  void vectorScope(const std::vector<Loop> &inner, const std::string &id, const std::string &scopeFirst) {
+    const int last = lastLevel();
+    const size_t s = size_t(C.simdDim);
+    std::vector<std::string> full;
+    for (size_t d = 0; d < D; ++d)
+      if (L.kept[d] && !isRed(d)) full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
+    open(fmt::format("if ({}INT64_C({}) % mdh_lanes == 0)", full.empty() ? "" : joined(full, " && ") + " && ", tile(last, s)));
+    line(fmt::format("typedef {} mdh_vec __attribute__((vector_size(MDH_VBYTES)));", E));
+    line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
+    // Every access to mdh_vacc has a compile-time index once loops are
+    // unrolled, so that the vectors stay in registers.
+    line("#pragma GCC unroll 64");
+    line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", accSize, id));
+    vectorInner(inner, 0);
+    vaccToAcc();
+    close("} else {");
+    ++indent;
+    emitInner(inner, 0, id, scopeFirst);
+    close();
+  }
+
+  void vectorInner(const std::vector<Loop> &inner, size_t k) {
+    if (k < inner.size()) {
+      emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1); });
+      return;
+    }
+    const int last = lastLevel();
+    std::vector<std::string> full;
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d)) full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+    if (!full.empty()) open(fmt::format("if ({})", joined(full, " && ")));
+    vectorElementLoops();
+    if (!full.empty()) {
+      // A remainder tile: the scalar element loops on mdh_acc, between a
+      // spill and a reload of the vector accumulators.
+      close("} else {");
+      ++indent;
+      vaccToAcc();
+      laneElementLoops();
+      line("#pragma GCC unroll 64");
+      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>(mdh_acc + a * mdh_lanes);", accSize));
+      close();
+    }
+  }
+
+  void vaccToAcc() {
+    line("#pragma GCC unroll 64");
+    line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy(mdh_acc + a * mdh_lanes, &mdh_vacc[a], sizeof(mdh_vec));", accSize));
+  }
+
+  std::vector<int> elementOrder() const {
+    std::vector<int> order = C.levels[size_t(lastLevel())].order;
+    order.erase(std::remove(order.begin(), order.end(), C.simdDim), order.end());
+    order.push_back(C.simdDim);
+    return order;
+  }
+
+  /// A full tile: compile-time trip counts, one vector operation per mdh_lanes cells.
+  void vectorElementLoops() {
+    const int last = lastLevel();
+    const size_t s = size_t(C.simdDim);
+    std::vector<std::string> j(D), x(D);
+    for (size_t d = 0; d < D; ++d) {
+      j[d] = fmt::format("j{}", d);
+      x[d] = fmt::format("({} + j{})", b(last, d), d);
+    }
+    x[s] = fmt::format("({} + jv*mdh_lanes)", b(last, s));
+    int opened = 0;
+    for (int dd : elementOrder()) {
+      size_t d = size_t(dd);
+      if (d == s) {
+        line("#pragma GCC unroll 16");
+        open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
+      } else {
+        if (tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+        open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));
+      }
+      ++opened;
+    }
+    std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
+    line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, applyVectorF(x))));
+    for (int i = 0; i < opened; ++i) close();
+  }
+
+  /// A remainder tile (reduced dimensions only): scalar f on mdh_acc.
+  void laneElementLoops() {
+    const int last = lastLevel();
+    std::vector<std::string> j(D), x(D);
+    for (size_t d = 0; d < D; ++d) {
+      j[d] = fmt::format("j{}", d);
+      x[d] = fmt::format("({} + j{})", b(last, d), d);
+    }
+    int opened = 0;
+    for (int dd : elementOrder()) {
+      size_t d = size_t(dd);
+      open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
+      ++opened;
+    }
+    std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
+    line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, applyF(x))));
+    for (int i = 0; i < opened; ++i) close();
   }
 
   void emitInner(const std::vector<Loop> &inner, size_t k, const std::string &id, const std::string &scopeFirst) {
