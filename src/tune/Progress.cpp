@@ -19,24 +19,27 @@ std::string formatDuration(double s) {
 
 void Progress::update(const ProgressState &s) {
   last_ = s;
+  // A time budget alone: no evaluation count to show or to estimate from.
+  bool countBudget = s.budgetEvaluations > 0 && s.budgetEvaluations < (1 << 29);
+  std::string of = countBudget ? fmt::format("{}/{}", s.evaluations, s.budgetEvaluations) : fmt::format("{}", s.evaluations);
   // ETA: the earlier of the evaluation budget (at the rate so far) and the time budget.
   double eta = s.budgetSeconds - s.elapsed;
-  if (s.evaluations > 0 && s.budgetEvaluations > 0)
+  if (s.evaluations > 0 && countBudget)
     eta = std::min(eta, s.elapsed / s.evaluations * (s.budgetEvaluations - s.evaluations));
   std::string best = s.best > 0 ? fmt::format("{:.3f} ms", s.best * 1e3) : "-";
   std::string speedup = s.best > 0 && s.baseline > 0 ? fmt::format(" ({:.2f}x vs default)", s.baseline / s.best) : "";
   if (!terminal_) {
-    fmt::print(out_, "tune: {}/{} {} | best {}{} | {:.0f} s, ETA {}\n", s.evaluations, s.budgetEvaluations, s.last, best, speedup,
+    fmt::print(out_, "tune: {} {} | best {}{} | {:.0f} s, ETA {}\n", of, s.last, best, speedup,
                s.elapsed, formatDuration(std::max(0.0, eta)));
     std::fflush(out_);
     return;
   }
-  double frac = s.budgetEvaluations > 0 ? double(s.evaluations) / s.budgetEvaluations : 0;
+  double frac = countBudget ? double(s.evaluations) / s.budgetEvaluations : 0;
   if (s.budgetSeconds > 0) frac = std::max(frac, s.elapsed / s.budgetSeconds);
   frac = std::clamp(frac, 0.0, 1.0);
   int width = 24, filled = int(frac * width);
-  fmt::print(out_, "\r\033[K[{}{}] {}/{} best {}{} ETA {}", std::string(size_t(filled), '#'), std::string(size_t(width - filled), '.'),
-             s.evaluations, s.budgetEvaluations, best, speedup, formatDuration(std::max(0.0, eta)));
+  fmt::print(out_, "\r\033[K[{}{}] {} best {}{} ETA {}", std::string(size_t(filled), '#'), std::string(size_t(width - filled), '.'),
+             of, best, speedup, formatDuration(std::max(0.0, eta)));
   std::fflush(out_);
   barShown_ = true;
 }

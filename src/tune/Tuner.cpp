@@ -71,6 +71,7 @@ TuningKey tuningKey(const hl::Program &prog, const std::vector<std::string> &set
 TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBackend &backend, TuningDb &db) {
   TuneResult res;
   auto start = Clock::now();
+  InterruptGuard guard; // Ctrl-C: finish the database write, kill the child, return Interrupted
   Progress progress(stderr, opts.terminal && !opts.quiet);
   auto say = [&](const std::string &s) {
     if (!opts.quiet) progress.message(s);
@@ -171,7 +172,9 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     defBuildSeconds = built[0].buildSeconds;
   }
   double perRun = std::max(0.5, 20 * res.baseline.seconds);
-  req.timeoutSeconds = opts.candidateTimeout > 0 ? opts.candidateTimeout : perRun * (opts.repetitions + 2) + 2;
+  // A hopeless candidate stops after a warm-up and 2 timed runs; a competitive one
+  // (close to the default) needs repetitions + 1 runs of far less than perRun.
+  req.timeoutSeconds = opts.candidateTimeout > 0 ? opts.candidateTimeout : perRun * 4 + 1;
 
   // Resume: the database's measurements.
   SearchState state{space, std::nullopt, -1};
@@ -244,16 +247,12 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   // The default counts as an evaluation when it is new.
   if (!db.find(configHash(def)) && opts.evaluations > 0) {
     if (!record(def, defRun, defBuildSeconds + defRun.median * (opts.repetitions + 1), "default")) return res;
-  } else if (const TuningRecord *r = db.find(configHash(def)); r && state.bestSeconds < 0) {
-    state.best = def;
-    state.bestSeconds = res.baseline.seconds;
   }
   if (state.bestSeconds < 0) {
     state.best = def;
     state.bestSeconds = res.baseline.seconds;
   }
 
-  InterruptGuard guard;
   auto stopNow = [&]() -> bool {
     if (interruptRequested()) res.stop = TuneResult::Stop::Interrupted;
     else if (evaluations >= opts.evaluations) res.stop = TuneResult::Stop::Evaluations;
