@@ -601,6 +601,9 @@ int main(int argc, char **argv) {
   }
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
+  // A time budget alone is not cut short by the default evaluation count.
+  if (tuneCmd->count("--seconds") && !tuneCmd->count("--evaluations")) tuneCli.opts.evaluations = 1 << 30;
+  if (compileCmd->count("--tune-seconds") && !compileCmd->count("--tune-evaluations")) tuneCli.compileEvaluations = 1 << 30;
   if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneCli);
   if (*compileCmd && tuneCli.compileTune) {
     std::string tuned;
