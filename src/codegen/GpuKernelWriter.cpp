@@ -410,7 +410,8 @@ private:
       for (size_t d = 0; d < D; ++d)
         if (isRed(d)) conds.push_back(fmt::format("j{} == 0", d));
       line(fmt::format("const {} mdh_f = {};", E, v));
-      line(fmt::format("if ({}) {} = mdh_f; else {} = {};", fmt::format("{}", fmt::join(conds, " && ")), slot, slot, op(slot, "mdh_f")));
+      if (conds.empty()) line(fmt::format("{} = mdh_f;", slot)); // no reduced dim: every cell once (prefix sums only)
+      else line(fmt::format("if ({}) {} = mdh_f; else {} = {};", fmt::format("{}", fmt::join(conds, " && ")), slot, slot, op(slot, "mdh_f")));
     }
     for (size_t k = 0; k < D; ++k) close();
   }

@@ -126,7 +126,10 @@ private:
         return fmt::format("({})({} {} {})", e.type.cName(), a(0), hl::binOpSpelling(e.binOp), a(1));
       return fmt::format("({} {} {})", a(0), hl::binOpSpelling(e.binOp), a(1));
     }
-    case hl::SExpr::Kind::Cond: return fmt::format("({} ? {} : {})", a(0), a(1), a(2));
+    case hl::SExpr::Kind::Cond:
+      // GPU C: C promotes small integer operands of ?: to int; keep the type for overloads.
+      if (d.gpuC && e.type.isPrimitive()) return fmt::format("(({})({} ? {} : {}))", e.type.cName(), a(0), a(1), a(2));
+      return fmt::format("({} ? {} : {})", a(0), a(1), a(2));
     case hl::SExpr::Kind::Cast:
       if (d.gpuC) return fmt::format("mdh_cast_{}({})", e.type.cName(), a(0));
       return fmt::format("mdh_cast<{}>({})", e.type.cName(), a(0));
