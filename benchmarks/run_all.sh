@@ -137,7 +137,9 @@ for id in ${ids//,/ }; do
       [ "$has_db" = 1 ] && targs_db=(--db "${MDH_TUNE_DB:-$root/benchmarks/results/tuning-db}")
       grep -q -- '--report' <<< "$tune_help" && targs_db+=(--report "$R/mdh-tune-report")
       t0=$(date +%s)
-      if "$MDHC" tune "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 \
+      # The tuner measures candidates itself: at the same priority as the driver,
+      # or its timings on this shared machine mislead the search.
+      if "${prio[@]+"${prio[@]}"}" "$MDHC" tune "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 \
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
         cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"
         summary=$(grep '^tune: best' "$W/tune.log" | tail -1)
