@@ -62,9 +62,11 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
                  db.path());
       return 130;
     }
-    fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed; default {:.3f} ms, best {:.3f} ms ({:.2f}x)\n",
-               stopName(r.stop), r.history.size(), r.failed, r.resumed, r.baseline.seconds * 1e3, r.best.seconds * 1e3,
-               r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0);
+    // The summary line keeps the first tuner's format (scripts grep `^tune: best`).
+    fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
+               r.baseline.seconds * 1e3, r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0, r.history.size(), r.failed);
+    fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed from {}\n", stopName(r.stop),
+               r.history.size(), r.failed, r.resumed, db.path());
     if (!best) {
       fmt::print(stderr, "error: no candidate could be measured\n");
       return 1;
