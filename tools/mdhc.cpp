@@ -297,6 +297,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
 struct TuneCli {
   tune::TuneOptions opts;
   std::string out, pinPath, dbDir, reportDir;
+  std::string backend = "openmp";   ///< tune --backend (compile --tune: compile's --backend)
   bool show = false;
   int jobs = 0;
   bool compileTune = false;         ///< compile --tune
@@ -315,6 +316,7 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
   d.sets = sets;
   d.dbDir = cli.dbDir;
   d.jobs = cli.jobs;
+  d.backend = cli.backend;
   if (!pinPath.empty()) {
     std::ifstream in(pinPath);
     nlohmann::json j = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
@@ -332,6 +334,7 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
   for (const auto &s : sets) cmd += " --set " + s;
   cmd += fmt::format(" --seed {}", d.tune.seed);
   if (threads) cmd += fmt::format(" --threads {}", threads);
+  if (cli.backend != "openmp") cmd += " --backend " + cli.backend;
   d.tune.reproduceCommand = cmd + " --config {config}";
   d.tune.reportTitle = fmt::format("mdhc tune {} --entry {} {}", c.files.empty() ? "" : c.files[0], entry, fmt::join(sets, ","));
   return true;
@@ -369,11 +372,14 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
 /// `mdhc compile --tune`: the best recorded configuration, after tuning for
 /// what is left of the budget; written to `<out>/<instance>.tuned.json`.
 int tuneForCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-                   int threads, const std::string &backend, const std::string &outDir, const TuneCli &cli, std::string &tunedPath) {
-  if (backend != "openmp") {
-    fmt::print(stderr, "error: --tune measures the OpenMP backend only for now; drop --tune or use --backend openmp\n");
+                   int threads, const std::string &backend, const std::string &outDir, const TuneCli &cliIn, std::string &tunedPath) {
+  if (backend != "openmp" && backend != "opencl") {
+    fmt::print(stderr, "error: --tune measures the openmp and opencl backends (CUDA kernels cannot run here); drop --tune or "
+                       "use --backend openmp|opencl\n");
     return 2;
   }
+  TuneCli cli = cliIn;
+  cli.backend = backend;
   Compilation comp(optionsFor(c));
   int rc = 0;
   auto prog = instantiateEntry(comp, c, entry, sets, rc);
@@ -586,6 +592,8 @@ int main(int argc, char **argv) {
   tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout, "seconds per candidate before it is killed (default: from the default's time)");
   tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
   tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)");
+  tuneCmd->add_option("--backend", tuneCli.backend, "openmp (default) | opencl (kernels on the default OpenCL device)")
+      ->check(CLI::IsMember({"openmp", "opencl"}));
 
   Common fmtOpts;
   bool inPlace = false, fmtCheck = false;

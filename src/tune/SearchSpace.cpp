@@ -4,6 +4,7 @@
  */
 #include "tune/SearchSpace.h"
 
+#include "ll/GpuConfig.h"
 #include "tune/Hash.h"
 
 #include <algorithm>
@@ -16,6 +17,8 @@ namespace {
 /// Largest innermost tile (elements) the search proposes: larger register
 /// tiles make compile times explode for little gain.
 constexpr int64_t kMaxUnrolled = 1024;
+/// Most work-items per work-group the GPU search proposes (the default uses up to 256).
+constexpr int64_t kMaxGroup = 256;
 
 int64_t product(const std::vector<int64_t> &v) {
   int64_t p = 1;
@@ -83,6 +86,8 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
   for (const auto *l : model_.memoryLayers())
     if (l->capacityBytes != 0) memoryLayers_.push_back(l->name); // MM/GM/DM (unbounded) hold the whole MDA
   if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes_ = 8;
+  gpu_ = ll::isGpuModel(model_);
+  if (gpu_) threads_ = {threads_.front()}; // GPU configurations have no thread count
   ll::Config def = ll::defaultConfig(p, model_, threads_.front());
   defaultOrder_ = def.levels.empty() ? std::vector<int>{} : def.levels[0].order;
   // Pinned levels without tiles take the default's (or the whole extent).
@@ -117,6 +122,7 @@ ll::Config SearchSpace::normalise(ll::Config c) const {
   for (size_t l = 1; l < c.levels.size(); ++l)
     for (size_t d = 0; d < c.levels[l].tile.size() && d < c.levels[l - 1].tile.size(); ++d)
       c.levels[l].tile[d] = std::min(c.levels[l].tile[d], c.levels[l - 1].tile[d]);
+  if (gpu_) return c; // GPU stages name memory layers (LM / PM), not levels
   // Stages must refer to levels that exist.
   c.stages.erase(std::remove_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return c.levelIndex(s.layer) < 1; }),
                  c.stages.end());
@@ -124,14 +130,62 @@ ll::Config SearchSpace::normalise(ll::Config c) const {
 }
 
 bool SearchSpace::admissible(const ll::Config &c) const {
-  if (c.levels.empty() || product(c.levels.back().tile) > kMaxUnrolled) return false;
+  // GPU work-item tiles are bounded by validate (register accumulators), not unrolled whole.
+  if (c.levels.empty() || (!gpu_ && product(c.levels.back().tile) > kMaxUnrolled)) return false;
   ll::Config p = c;
   pins_.apply(p);
   if (ll::toJson(p) != ll::toJson(c)) return false;
   return ll::validate(c, prog_, model_).empty();
 }
 
+ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
+  const size_t D = sizes_.size();
+  const std::vector<int64_t> regTiles = {1, 1, 2, 4, 8};
+  auto red = [&](size_t d) { return prog_.ops[d].kind == hl::CombineOperator::Kind::PointWise; };
+  auto groupSize = [&](const ll::Config &c) {
+    int64_t n = 1;
+    for (size_t d = 0; d < D; ++d) n *= (c.levels[0].tile[d] + c.levels[1].tile[d] - 1) / c.levels[1].tile[d];
+    return n;
+  };
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    ll::Config c = start_;
+    c.stages.clear();
+    if (!pins_.pinsLevels()) {
+      auto &wg = c.levels[0], &wi = c.levels[1];
+      for (size_t d = 0; d < D; ++d) {
+        wg.tile[d] = pickOne(tileCandidates(sizes_[d]), rng);
+        if (red(d)) wi.tile[d] = chance(rng, 0.5) ? wg.tile[d] : pickOne(tileCandidates(wg.tile[d]), rng);
+        else wi.tile[d] = std::min(wg.tile[d], pickOne(regTiles, rng));
+      }
+      for (size_t li = 0; li < 2; ++li)
+        if (chance(rng, 0.5)) std::shuffle(c.levels[li].order.begin(), c.levels[li].order.end(), rng);
+      // At most kMaxGroup work-items: shrink work-group tiles (they stay >= the work-item tiles).
+      for (int guard = 0; groupSize(c) > kMaxGroup && guard < 1000; ++guard) {
+        size_t d = std::uniform_int_distribution<size_t>(0, D - 1)(rng);
+        if (wg.tile[d] > wi.tile[d]) wg.tile[d] = std::max(wi.tile[d], wg.tile[d] / 2);
+      }
+    }
+    if (!pins_.pinsStages())
+      for (const auto &b : prog_.inputs) {
+        if (!chance(rng, 0.3) || memoryLayers_.empty()) continue;
+        ll::StageConfig st{b.name, chance(rng, 0.7) ? memoryLayers_.front() : memoryLayers_.back(), {}};
+        st.layout.resize(b.shape.size());
+        std::iota(st.layout.begin(), st.layout.end(), 0);
+        if (chance(rng, 0.3)) std::shuffle(st.layout.begin(), st.layout.end(), rng);
+        c.stages.push_back(std::move(st));
+      }
+    c = normalise(c);
+    if (!admissible(c)) {
+      c.stages.clear(); // most often a stage over the local or private capacity
+      c = normalise(c);
+    }
+    if (admissible(c)) return c;
+  }
+  return start_;
+}
+
 ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
+  if (gpu_) return randomGpu(rng);
   const size_t D = sizes_.size();
   for (int attempt = 0; attempt < 200; ++attempt) {
     ll::Config c;
@@ -191,7 +245,9 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
   for (int attempt = 0; attempt < 100; ++attempt) {
     ll::Config c = from;
     for (int m = 0; m < moves; ++m) {
-      std::discrete_distribution<int> kind({8, 3, 1, 1, pins_.pinsLevels() ? 0.0 : 1.0, threads_.size() > 1 ? 0.5 : 0.0});
+      // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
+      std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
+                                            threads_.size() > 1 ? 0.5 : 0.0});
       switch (kind(rng)) {
       case 0: { // a tile extent steps through its candidate list
         size_t l = std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng);
@@ -217,7 +273,8 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
         if (it != c.stages.end() && chance(rng, 0.5)) {
           c.stages.erase(it);
         } else {
-          ll::StageConfig s{b.name, c.levels[std::uniform_int_distribution<size_t>(1, c.levels.size() - 1)(rng)].layer, {}};
+          ll::StageConfig s{b.name, gpu_ ? pickOne(memoryLayers_, rng)
+                                         : c.levels[std::uniform_int_distribution<size_t>(1, c.levels.size() - 1)(rng)].layer, {}};
           s.layout.resize(b.shape.size());
           std::iota(s.layout.begin(), s.layout.end(), 0);
           if (chance(rng, 0.3)) std::shuffle(s.layout.begin(), s.layout.end(), rng);
@@ -277,7 +334,7 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
       std::swap(c.levels[l].order[a], c.levels[l].order[a + 1]);
       add(c);
     }
-  for (int s = -1; s < int(D); ++s) {
+  for (int s = -1; s < int(D) && !gpu_; ++s) {
     ll::Config c = from;
     c.simdDim = s;
     add(c);
@@ -290,11 +347,15 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
       add(c);
       continue;
     }
-    for (size_t l = 1; l < from.levels.size(); ++l) {
+    std::vector<std::string> targets;
+    if (gpu_) targets = memoryLayers_;
+    else
+      for (size_t l = 1; l < from.levels.size(); ++l) targets.push_back(from.levels[l].layer);
+    for (const auto &t : targets) {
       ll::Config c = from;
       std::vector<int> layout(b.shape.size());
       std::iota(layout.begin(), layout.end(), 0);
-      c.stages.push_back({b.name, from.levels[l].layer, layout});
+      c.stages.push_back({b.name, t, layout});
       add(c);
     }
   }

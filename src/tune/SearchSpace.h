@@ -11,6 +11,14 @@
  * tiles make any extent legal — from powers of two, multiples of the SIMD
  * width and small register-tile extents.
  *
+ * GPU models (`opencl`, `cuda`): a point has the two levels of a GPU
+ * configuration (work-group tile, work-item tile) with their loop orders and
+ * staged inputs on the local / private memory layers; no vector dimension,
+ * thread count or optional levels.  Work-group tiles come from the same
+ * candidate lists, work-item tiles of non-reduced dimensions are small
+ * register tiles (1, 2, 4, 8), at most 256 work-items per group; validity
+ * (device limits included) is ll::validate with the backend's model.
+ *
  * Invariants: every configuration this class returns satisfies
  * ll::validate, keeps the pinned fields (`Pins`) and has a small innermost
  * (unrolled) tile; the same random generator state gives the same result.
@@ -76,6 +84,7 @@ private:
   /// Clamps deeper levels to their enclosing tiles, applies the pins.
   ll::Config normalise(ll::Config c) const;
   std::vector<int64_t> enclosing(const ll::Config &c, size_t level) const;
+  ll::Config randomGpu(std::mt19937_64 &rng) const;
 
   const hl::Program &prog_;
   ll::AsmModel model_;
@@ -85,6 +94,7 @@ private:
   std::vector<std::string> memoryLayers_; ///< tiling layers below the core layer, slow to fast
   std::vector<int> defaultOrder_;
   int lanes_ = 16;
+  bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
   ll::Config start_;
 };
 

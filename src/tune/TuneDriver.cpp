@@ -4,12 +4,14 @@
 #include "tune/TuneDriver.h"
 
 #include "tune/CompileCache.h"
+#include "tune/OpenCLBackend.h"
 #include "tune/OpenMPBackend.h"
 #include "tune/SearchSpace.h"
 #include "tune/TuningDb.h"
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <memory>
 #include <thread>
 
 namespace mdh::tune {
@@ -20,11 +22,32 @@ int defaultJobs(int jobs) {
   return int(std::clamp(std::thread::hardware_concurrency(), 1u, 2u));
 }
 
+/// The measurement backend named by the options, or nullptr (with `error`).
+std::unique_ptr<CandidateBackend> makeBackend(const DriverOptions &o, CompileCache &cache, int jobs, std::string &error) {
+  if (o.backend == "openmp") return std::make_unique<OpenMPBackend>(cache, jobs);
+  if (o.backend == "opencl") {
+    auto b = std::make_unique<OpenCLBackend>(cache, jobs);
+    if (!b->unavailable().empty()) {
+      error = "cannot tune for OpenCL: " + b->unavailable();
+      return nullptr;
+    }
+    return b;
+  }
+  error = "the tuner measures the openmp and opencl backends, not `" + o.backend + "`";
+  return nullptr;
+}
+
 } // namespace
 
 int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll::Config> &best) {
   CompileCache cache(o.cacheDir);
-  OpenMPBackend backend(cache, defaultJobs(o.jobs));
+  std::string berr;
+  auto backendPtr = makeBackend(o, cache, defaultJobs(o.jobs), berr);
+  if (!backendPtr) {
+    fmt::print(stderr, "error: {}\n", berr);
+    return 1;
+  }
+  CandidateBackend &backend = *backendPtr;
   try {
     TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
     if (db.ignoredLines()) fmt::print(stderr, "note: {} unreadable line(s) of {} ignored (a crash mid-write)\n", db.ignoredLines(), db.path());
@@ -80,7 +103,13 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
 
 int showTuning(const hl::Program &prog, const DriverOptions &o) {
   CompileCache cache(o.cacheDir);
-  OpenMPBackend backend(cache, 1);
+  std::string berr;
+  auto backendPtr = makeBackend(o, cache, 1, berr);
+  if (!backendPtr) {
+    fmt::print(stderr, "error: {}\n", berr);
+    return 1;
+  }
+  CandidateBackend &backend = *backendPtr;
   try {
     TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
     const auto &k = db.key();

@@ -1,0 +1,127 @@
+/** \file
+ * Timing a candidate through its generic entry in a child (see EntryRunner.h).
+ * The child reports tagged lines through the pipe: `T <seconds>` per timed
+ * run, `E <message>` on failure, `M <message>` on a mismatch, then `O`
+ * followed by the raw output bytes when they were requested.
+ */
+#include "tune/EntryRunner.h"
+
+#include "tune/ChildProcess.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+namespace mdh::tune {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Entry = int (*)(const int64_t *sizes, void *const *buffers);
+
+/// One line of the child's report (newlines in messages become spaces).
+void report(int fd, const std::string &tag, std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  std::string line = tag + " " + text + "\n";
+  writeAllOrExit(fd, line.data(), line.size());
+}
+
+} // namespace
+
+RunResult runGenericEntry(const BuiltCandidate &c, const RunRequest &req, const EntryRunOptions &o) {
+  RunResult res;
+  if (!c.error.empty()) {
+    res.message = c.error;
+    return res;
+  }
+  ChildOutcome child = runInChild(req.timeoutSeconds + o.extraSeconds, [&](int fd) {
+    void *h = dlopen(c.library.c_str(), RTLD_NOW | RTLD_LOCAL);
+    Entry fn = h ? reinterpret_cast<Entry>(dlsym(h, (c.symbol + "_run").c_str())) : nullptr;
+    if (!fn) {
+      report(fd, "E", fmt::format("cannot load `{}` from {}: {}", c.symbol, c.library, h ? "no such entry" : dlerror()));
+      return;
+    }
+    Outputs outs;
+    std::vector<void *> ptrs;
+    for (const void *in : req.inputs) ptrs.push_back(const_cast<void *>(in));
+    for (size_t n : req.outputBytes) outs.emplace_back(n, 0);
+    for (auto &out : outs) ptrs.push_back(out.data());
+    auto call = [&]() -> bool {
+      int st = fn(nullptr, ptrs.data());
+      if (o.checkStatus && st != 0) {
+        report(fd, "E", fmt::format("the candidate returned {} {}", o.statusName, st));
+        return false;
+      }
+      return true;
+    };
+    if (!call()) return; // warm-up; its outputs are checked
+    if (req.check) {
+      std::string bad = req.check(outs);
+      if (!bad.empty()) {
+        report(fd, "M", bad);
+        return;
+      }
+    }
+    for (int r = 0; r < std::max(1, req.repetitions); ++r) {
+      auto t0 = Clock::now();
+      if (!call()) return;
+      double t = std::chrono::duration<double>(Clock::now() - t0).count();
+      report(fd, "T", fmt::format("{:.9e}", t));
+      if (req.hopelessSeconds > 0 && r >= 1 && t > req.hopelessSeconds) break;
+    }
+    if (req.returnOutputs) {
+      report(fd, "O", "");
+      for (const auto &out : outs) writeAllOrExit(fd, out.data(), out.size());
+    }
+  });
+  // Parse the report: tagged lines, then (after "O") the raw outputs.
+  const std::string &buf = child.output;
+  size_t pos = 0;
+  bool sawOutputs = false, failed = false;
+  while (pos < buf.size()) {
+    size_t nl = buf.find('\n', pos);
+    if (nl == std::string::npos) break;
+    std::string line = buf.substr(pos, nl - pos);
+    pos = nl + 1;
+    std::string tag = line.substr(0, 1), text = line.size() > 2 ? line.substr(2) : "";
+    if (tag == "T") res.times.push_back(std::strtod(text.c_str(), nullptr));
+    else if (tag == "E") {
+      res.message = text;
+      failed = true;
+    } else if (tag == "M") {
+      res.status = RunResult::Status::Mismatch;
+      res.message = text;
+    } else if (tag == "O") {
+      sawOutputs = true;
+      break;
+    }
+  }
+  if (res.status == RunResult::Status::Mismatch) return res;
+  if (child.kind == ChildOutcome::Kind::Interrupted) {
+    res.status = RunResult::Status::Interrupted;
+    return res;
+  }
+  if (failed || child.kind != ChildOutcome::Kind::Exited || child.code != 0 || res.times.empty() ||
+      (req.returnOutputs && !sawOutputs)) {
+    if (res.message.empty()) res.message = "the candidate " + child.describe();
+    return res;
+  }
+  if (req.returnOutputs) {
+    for (size_t n : req.outputBytes) {
+      if (buf.size() - pos < n) {
+        res.message = "the candidate's outputs were cut short";
+        return res;
+      }
+      res.outputs.emplace_back(buf.begin() + long(pos), buf.begin() + long(pos + n));
+      pos += n;
+    }
+  }
+  std::vector<double> sorted = res.times;
+  std::sort(sorted.begin(), sorted.end());
+  res.median = sorted[sorted.size() / 2];
+  res.status = RunResult::Status::Ok;
+  return res;
+}
+
+} // namespace mdh::tune
