@@ -29,7 +29,8 @@ try:
 except OSError:
     L = {}
 IMPLS = ["mdh-default", "mdh-tuned", "naive-omp", "openblas", "openblas-packed", "onednn",
-         "onednn-prepacked", "eigen", "halide", "tvm"]
+         "onednn-prepacked", "eigen", "halide", "tvm",
+         "mdh-opencl"]  # mdh's OpenCL kernels on PoCL (benchmarks/opencl/run.sh), warm only
 PEERS = ["openblas", "onednn", "eigen", "halide", "tvm"]  # non-prepacked paths: the goals' yardstick
 
 
