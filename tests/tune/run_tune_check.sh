@@ -21,4 +21,9 @@ $mdhc compile $PROG $SMALL --tune --tune-evaluations 4 -o "$tmp/k" 2>"$tmp/log2"
 grep -q "budget spent" "$tmp/log2" || { cat "$tmp/log2"; fail "the second compile --tune did not reuse the database"; }
 [ "$(measurements)" -eq "$n" ] || fail "the second compile --tune measured again"
 ls "$tmp/k"/*.cpp >/dev/null && ls "$tmp/k"/*.tuned.json >/dev/null || fail "compile --tune wrote no code"
+# A long scan: the high-precision cells are bounded by a work budget (a cell
+# of a 2^22 prefix sum folds up to 4M elements) instead of running for hours.
+timeout 120 $mdhc tune "$root/examples/scan.mdh" --entry prefix_sum --set T=i32,N=4194304 --evaluations 1 \
+  --db "$tmp/db-scan" -o "$tmp/scan.json" 2>"$tmp/log3" || { cat "$tmp/log3"; fail "tuning a long scan"; }
+grep -q "high-precision check covers the [0-9]* cheapest of 256 sampled cells" "$tmp/log3" || { cat "$tmp/log3"; fail "no bounded-check note for a long scan"; }
 echo "1 passed, 0 failed"
