@@ -23,8 +23,7 @@
 #   --priority        rt (default when allowed): timing binaries under chrt -f 10; none
 #   --retime          rerun the driver even where results exist (default: rerun always; the
 #                     driver is minutes per workload, tuning is the part that resumes)
-# Env: MDHC (mdhc binary; default build-bench/tools/mdhc, else build-bench/bin/mdhc, else
-#      build/tools/mdhc), MDH_BENCH_SUITE_BUILD (driver build dir, default build-bench/suite),
+# Env: MDHC (mdhc binary; default build/tools/mdhc, else build-bench/tools/mdhc), MDH_BENCH_SUITE_BUILD (driver build dir, default build-bench/suite),
 #      TVM_PYTHON (default benchmarks/.venv/bin/python).
 # Invariants: results/<id>/ holds the evidence (driver JSON, tuned config + its tuning record,
 #   OpenBLAS coretype probe); a tuned config is reused only when its recorded budget is >= the
@@ -50,7 +49,7 @@ done
 
 wl=$root/benchmarks/suite/wl.py
 if [ -z "${MDHC:-}" ]; then
-  for c in build-bench/tools/mdhc build-bench/bin/mdhc build/tools/mdhc; do
+  for c in build/tools/mdhc build-bench/tools/mdhc; do
     if [ -x "$root/$c" ]; then MDHC=$root/$c; break; fi
   done
 fi
