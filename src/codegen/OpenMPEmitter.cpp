@@ -97,7 +97,6 @@ private:
 #include <type_traits>
 #include <omp.h>
 
-// Zero-initialised scratch storage (std::vector<bool> has no data()).
 // Register tiles use GCC vector types of the widest vector unit compiled for.
 #if defined(__AVX512F__)
 #define MDH_VBYTES 64
@@ -107,6 +106,7 @@ private:
 #define MDH_VBYTES 16
 #endif
 
+// Zero-initialised scratch storage (std::vector<bool> has no data()).
 template <class T> struct mdh_array {{
   std::unique_ptr<T[]> p;
   explicit mdh_array(size_t n) : p(new T[n]()) {{}}
