@@ -52,7 +52,9 @@ p = json.load(open(sys.argv[1] + "/benchmarks/workloads/programs.json"))["progra
 print(p["file"], p["entry"], p["set"])
 PY
 )"
-  case $entry in matmul) out=C ;; matvec) out=w ;; *) out=O ;; esac
+  # The first output buffer, as the program names it (`// outputs: NAME: type[...]`).
+  out=$("$mdhc" --emit=hl "$root/$file" --entry "$entry" --set "$set" | sed -n 's|^// outputs: *\([A-Za-z_][A-Za-z0-9_]*\):.*|\1|p' | head -1)
+  [ -n "$out" ] || { echo "error: $id: no output buffer found in mdhc --emit=hl" >&2; exit 1; }
   w=$work/$id
   rm -rf "$w"; mkdir -p "$w"
   prog=("$root/$file" --entry "$entry" --set "$set")
@@ -113,8 +115,11 @@ def npy(path):
     assert data[:6] == b"\x93NUMPY"
     hl = struct.unpack("<H", data[8:10])[0]
     header = data[10:10 + hl].decode()
-    assert "'<f4'" in header, header
-    a = array.array("f")
+    # f32 and i32 outputs (the workloads' types); anything else is reported, not guessed.
+    codes = {"'<f4'": "f", "'<i4'": "i"}
+    code = next((c for d, c in codes.items() if d in header), None)
+    assert code, header
+    a = array.array(code)
     a.frombytes(data[10 + hl:])
     return a
 
