@@ -341,24 +341,6 @@ template <class T> struct mdh_array {{
   int lastLevel() const { return int(C.levels.size()) - 1; }
   int64_t tile(int level, size_t d) const { return C.levels[size_t(level)].tile[d]; }
 
-  /// Footprint (max extent) of buffer dimension k for a tile of extents t.
-  int64_t footprint(const hl::Buffer &buf, size_t k, const std::vector<int64_t> &t) const {
-    int64_t lo = 0, hi = 0;
-    bool first = true;
-    for (const auto &a : buf.accesses) {
-      int64_t mn = 0, mx = 0;
-      for (size_t d = 0; d < D; ++d) {
-        int64_t c = a.dims[k].coeff(d) * (t[d] - 1);
-        (c < 0 ? mn : mx) += c;
-      }
-      int64_t off = a.dims[k].offset.constantValue().value_or(0);
-      if (first || mn + off < lo) lo = mn + off;
-      if (first || mx + off > hi) hi = mx + off;
-      first = false;
-    }
-    return hi - lo + 1;
-  }
-
   void tiled() {
     const int last = lastLevel();
     bool redSplit = false;
@@ -387,7 +369,7 @@ template <class T> struct mdh_array {{
       std::vector<int64_t> ext;
       int64_t total = 1;
       for (size_t k = 0; k < buf->shape.size(); ++k) {
-        ext.push_back(footprint(*buf, k, C.levels[size_t(lv)].tile));
+        ext.push_back(ll::tileFootprint(*buf, k, C.levels[size_t(lv)].tile));
         total *= ext.back();
       }
       std::vector<int> layout = s.layout;

@@ -90,8 +90,6 @@ std::vector<int64_t> concreteSizes(const hl::Program &p, const std::vector<std::
   return out;
 }
 
-namespace {
-
 bool isPermutation(const std::vector<int> &v, size_t n) {
   if (v.size() != n) return false;
   std::vector<int> s = v;
@@ -101,14 +99,7 @@ bool isPermutation(const std::vector<int> &v, size_t n) {
   return true;
 }
 
-const hl::Buffer *inputBuffer(const hl::Program &p, const std::string &name) {
-  for (const auto &b : p.inputs)
-    if (b.name == name) return &b;
-  return nullptr;
-}
-
-/// Footprint extent of buffer dimension k for a tile of the given extents.
-int64_t footprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile) {
+int64_t tileFootprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile) {
   int64_t lo = 0, hi = 0;
   bool first = true;
   for (const auto &a : b.accesses) {
@@ -126,6 +117,15 @@ int64_t footprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &til
   }
   return hi - lo + 1;
 }
+
+namespace {
+
+const hl::Buffer *inputBuffer(const hl::Program &p, const std::string &name) {
+  for (const auto &b : p.inputs)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
 
 /// The dimension most worth vectorising: the one that is contiguous (unit
 /// coefficient in the last index) in the most bytes of buffers.
@@ -228,7 +228,7 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
     const AsmLayer *layer = m.layer(s.layer);
     if (layer && layer->capacityBytes && c.levels[li].tile.size() == D) {
       uint64_t bytes = b->elem.size();
-      for (size_t k = 0; k < b->shape.size(); ++k) bytes *= uint64_t(footprint(*b, k, c.levels[li].tile));
+      for (size_t k = 0; k < b->shape.size(); ++k) bytes *= uint64_t(tileFootprint(*b, k, c.levels[li].tile));
       if (bytes > layer->capacityBytes)
         errs.push_back(fmt::format("stage of `{}` at `{}` needs {} bytes, more than the layer's {} bytes", s.buffer, s.layer, bytes, layer->capacityBytes));
     }
@@ -328,7 +328,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
         if (a.dims[k].coeff(size_t(simd)) != 0) strided = strided == -1 ? int(k) : -2;
       if (strided < 0 || strided + 1 == int(a.dims.size()) || a.dims[size_t(strided)].coeff(size_t(simd)) != 1) continue;
       int64_t elems = 1;
-      for (size_t k = 0; k < b.shape.size(); ++k) elems *= footprint(b, k, l2.tile);
+      for (size_t k = 0; k < b.shape.size(); ++k) elems *= tileFootprint(b, k, l2.tile);
       if (elems > 64 * 1024) continue;
       std::vector<int> layout;
       for (int k = 0; k < int(b.shape.size()); ++k)

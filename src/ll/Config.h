@@ -58,6 +58,12 @@ nlohmann::json toJson(const Config &c);
 /// Parses a (possibly partial) configuration; missing fields stay empty/default.
 bool fromJson(const nlohmann::json &j, Config &c, std::string &error);
 
+/// Whether v is a permutation of 0..n-1 (loop orders, layouts).
+bool isPermutation(const std::vector<int> &v, size_t n);
+/// Footprint extent of buffer dimension k for a tile of extents `tile` (the
+/// span of all accesses' indices over the tile).
+int64_t tileFootprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile);
+
 /// Checks a configuration against a program and a model; returns the list of
 /// violated constraints (empty when valid), each a sentence a user can act on.
 std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m);

@@ -15,33 +15,8 @@ namespace mdh::ll {
 bool isGpuModel(const AsmModel &m) { return m.name == "cuda" || m.name == "opencl"; }
 bool isLocalMemoryLayer(const std::string &layer) { return layer == "LM" || layer == "SM"; }
 
-int64_t tileFootprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile) {
-  int64_t lo = 0, hi = 0;
-  bool first = true;
-  for (const auto &a : b.accesses) {
-    int64_t mn = 0, mx = 0;
-    for (size_t d = 0; d < tile.size(); ++d) {
-      int64_t c = a.dims[k].coeff(d) * (tile[d] - 1);
-      (c < 0 ? mn : mx) += c;
-    }
-    int64_t off = a.dims[k].offset.constantValue().value_or(0);
-    if (first || mn + off < lo) lo = mn + off;
-    if (first || mx + off > hi) hi = mx + off;
-    first = false;
-  }
-  return hi - lo + 1;
-}
-
 namespace {
 
-bool isPerm(const std::vector<int> &v, size_t n) {
-  if (v.size() != n) return false;
-  std::vector<int> s = v;
-  std::sort(s.begin(), s.end());
-  for (size_t i = 0; i < n; ++i)
-    if (s[i] != int(i)) return false;
-  return true;
-}
 
 bool red(const hl::Program &p, size_t d) { return p.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
 bool outsideLemma10(const hl::Program &p) { return !insideLemma10(p); }
@@ -128,7 +103,7 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
       else if (prev[d] > 0 && l.tile[d] > prev[d])
         errs.push_back(fmt::format("level `{}`: tile extent {} of dimension {} exceeds the enclosing extent {}", l.layer, l.tile[d], d + 1, prev[d]));
     }
-    if (!isPerm(l.order, D)) errs.push_back(fmt::format("level `{}`: `order` must be a permutation of 0..{}", l.layer, D ? D - 1 : 0));
+    if (!isPermutation(l.order, D)) errs.push_back(fmt::format("level `{}`: `order` must be a permutation of 0..{}", l.layer, D ? D - 1 : 0));
     prev = l.tile;
   }
   if (!errs.empty()) return errs;
@@ -161,7 +136,7 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
     if (!sameCoeffs)
       errs.push_back(fmt::format("stage of `{}`: its accesses differ in more than constant offsets, so a tile's footprint is not "
                                  "bounded by the tile; only such buffers can be staged", s.buffer));
-    if (!s.layout.empty() && !isPerm(s.layout, b->shape.size()))
+    if (!s.layout.empty() && !isPermutation(s.layout, b->shape.size()))
       errs.push_back(fmt::format("stage of `{}`: layout must be a permutation of its {} dimensions", s.buffer, b->shape.size()));
     if (!local && layer->capacityBytes) {
       int64_t bytes = stageBytes(*b, c.levels[1].tile);

@@ -21,8 +21,6 @@ namespace mdh::ll {
 bool isGpuModel(const AsmModel &m);
 /// LM (OpenCL) or SM (CUDA): work-group shared memory.
 bool isLocalMemoryLayer(const std::string &layer);
-/// Footprint extent of buffer dimension k for a tile of extents `tile`.
-int64_t tileFootprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile);
 /// Bytes of local memory the tile kernel of a configuration needs.
 int64_t gpuLocalBytes(const hl::Program &p, const Config &c);
 
