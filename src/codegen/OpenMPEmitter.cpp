@@ -237,23 +237,50 @@ template <class T> struct mdh_array {{
     std::vector<int> layout;
     std::vector<int64_t> maxExt;
     int level;
+    int64_t panel = 0;         ///< panel width on the layout's innermost dimension (0: none)
+    size_t panelDim() const { return size_t(layout.back()); }
   };
   std::vector<Staged> staged; ///< stages currently in scope (innermost last)
 
-  std::string inputLoad(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
-    for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
-      if (it->buffer != &b) continue;
-      // local index: (component - lo) in the layout's order with constant strides
-      std::vector<int64_t> lstride(b.shape.size(), 1);
-      int64_t acc = 1;
-      for (size_t m = it->layout.size(); m-- > 0;) {
-        lstride[size_t(it->layout[m])] = acc;
-        acc *= it->maxExt[size_t(it->layout[m])];
+  /// Index into a staged region from per-dimension offsets `rel` (element k:
+  /// the buffer index minus the region's lo).  Strides are constants of the
+  /// layout; with panels, the panel dimension contributes its block (times
+  /// the block's size) and its position inside the block, which the caller
+  /// may give explicitly (`block`, `within`) when it iterates blocks itself.
+  std::string stagedIndex(const Staged &st, const std::vector<std::string> &rel, const std::string &block = "",
+                          const std::string &within = "") const {
+    const size_t n = st.layout.size();
+    std::vector<int64_t> lstride(n, 1);
+    int64_t acc = st.panel > 0 ? st.panel : 1;
+    for (size_t m = st.panel > 0 ? n - 1 : n; m-- > 0;) {
+      lstride[size_t(st.layout[m])] = acc;
+      acc *= st.maxExt[size_t(st.layout[m])];
+    }
+    std::vector<std::string> parts;
+    for (size_t k = 0; k < n; ++k) {
+      if (st.panel > 0 && k == st.panelDim()) {
+        std::string blk = block.empty() ? fmt::format("({}) / INT64_C({})", rel[k], st.panel) : block;
+        std::string in = within.empty() ? fmt::format("({}) % INT64_C({})", rel[k], st.panel) : within;
+        parts.push_back(fmt::format("({})*INT64_C({})", blk, acc));
+        parts.push_back(fmt::format("({})", in));
+      } else {
+        parts.push_back(fmt::format("({})*INT64_C({})", rel[k], lstride[k]));
       }
-      std::vector<std::string> parts;
-      for (size_t k = 0; k < a.dims.size(); ++k)
-        parts.push_back(fmt::format("(({}) - {}_lo{})*INT64_C({})", indexComponent(a.dims[k], x), it->var, k, lstride[k]));
-      return fmt::format("{}[{}]", it->var, parts.empty() ? "0" : joined(parts, " + "));
+    }
+    return parts.empty() ? "0" : joined(parts, " + ");
+  }
+
+  const Staged *stagedOf(const hl::Buffer &b) const {
+    for (auto it = staged.rbegin(); it != staged.rend(); ++it)
+      if (it->buffer == &b) return &*it;
+    return nullptr;
+  }
+
+  std::string inputLoad(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
+    if (const Staged *st = stagedOf(b)) {
+      std::vector<std::string> rel;
+      for (size_t k = 0; k < a.dims.size(); ++k) rel.push_back(fmt::format("({}) - {}_lo{}", indexComponent(a.dims[k], x), st->var, k));
+      return fmt::format("{}[{}]", st->var, stagedIndex(*st, rel));
     }
     return fmt::format("in_{}[{}]", b.name, linearIndex(b, a, x));
   }
@@ -367,20 +394,17 @@ template <class T> struct mdh_array {{
       if (!buf) continue;
       int lv = C.levelIndex(s.layer);
       std::vector<int64_t> ext;
-      int64_t total = 1;
-      for (size_t k = 0; k < buf->shape.size(); ++k) {
-        ext.push_back(ll::tileFootprint(*buf, k, C.levels[size_t(lv)].tile));
-        total *= ext.back();
-      }
+      for (size_t k = 0; k < buf->shape.size(); ++k) ext.push_back(ll::tileFootprint(*buf, k, C.levels[size_t(lv)].tile));
       std::vector<int> layout = s.layout;
       if (layout.empty()) {
         layout.resize(buf->shape.size());
         std::iota(layout.begin(), layout.end(), 0);
       }
       std::string var = fmt::format("stage_{}_{}", s.buffer, s.layer);
+      int64_t total = ll::stageElements(*buf, s, C.levels[size_t(lv)].tile);
       line(fmt::format("mdh_array<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
       line(fmt::format("{} *__restrict {} = {}_mem.data();", cType(buf->elem), var, var));
-      pendingStages.push_back({buf, var, layout, ext, lv});
+      pendingStages.push_back({buf, var, layout, ext, lv, layout.empty() ? 0 : s.panel});
     }
     int64_t accCells = 1;
     for (size_t d = 0; d < D; ++d)
@@ -466,25 +490,31 @@ template <class T> struct mdh_array {{
         line(fmt::format("const int64_t {}_lo{} = {};", s.var, k, lo));
         line(fmt::format("const int64_t {}_n{} = {} - {}_lo{} + 1;", s.var, k, hi, s.var, k));
       }
-      // Copy the tile in the configured layout.
-      std::vector<int64_t> lstride(buf.shape.size(), 1);
-      int64_t acc = 1;
-      for (size_t m = s.layout.size(); m-- > 0;) {
-        lstride[size_t(s.layout[m])] = acc;
-        acc *= s.maxExt[size_t(s.layout[m])];
-      }
+      // Copy the tile in the configured layout, reading the buffer in its
+      // own order; a panel dimension is walked block by block (outermost)
+      // so that both sides stay contiguous.
       auto gst = strides(buf);
       int opened = 0;
-      for (size_t k = 0; k < buf.shape.size(); ++k) {
-        open(fmt::format("for (int64_t s{} = 0; s{} < {}_n{}; ++s{})", k, k, s.var, k, k));
+      std::string block, within;
+      if (s.panel > 0) {
+        size_t k = s.panelDim();
+        open(fmt::format("for (int64_t s{}p = 0; s{}p * INT64_C({}) < {}_n{}; ++s{}p)", k, k, s.panel, s.var, k, k));
         ++opened;
+        block = fmt::format("s{}p", k);
+        within = fmt::format("s{} - s{}p * INT64_C({})", k, k, s.panel);
       }
-      std::vector<std::string> lparts, gparts;
+      std::vector<std::string> rel, gparts;
       for (size_t k = 0; k < buf.shape.size(); ++k) {
-        lparts.push_back(fmt::format("s{}*INT64_C({})", k, lstride[k]));
+        if (s.panel > 0 && k == s.panelDim())
+          open(fmt::format("for (int64_t s{0} = s{0}p * INT64_C({1}); s{0} < std::min<int64_t>({2}_n{0}, (s{0}p + 1) * INT64_C({1})); ++s{0})",
+                           k, s.panel, s.var));
+        else
+          open(fmt::format("for (int64_t s{} = 0; s{} < {}_n{}; ++s{})", k, k, s.var, k, k));
+        ++opened;
+        rel.push_back(fmt::format("s{}", k));
         gparts.push_back(fmt::format("({}_lo{} + s{})*{}", s.var, k, k, gst[k]));
       }
-      line(fmt::format("{}[{}] = in_{}[{}];", s.var, lparts.empty() ? "0" : joined(lparts, " + "), buf.name,
+      line(fmt::format("{}[{}] = in_{}[{}];", s.var, stagedIndex(s, rel, block, within), buf.name,
                        gparts.empty() ? "0" : joined(gparts, " + ")));
       for (int i = 0; i < opened; ++i) close();
       staged.push_back(s);
@@ -563,37 +593,63 @@ template <class T> struct mdh_array {{
   }
 
   /// Lane stride of an input access along the vector dimension: 0 (one value
-  /// for all lanes), 1 (consecutive elements), or -1 (anything else: gathered).
+  /// for all lanes), 1 (consecutive elements), 2 (consecutive inside one
+  /// panel of a staged region when panelAligned() holds), or -1 (anything
+  /// else: gathered).
   int laneStride(const hl::Buffer &b, const hl::Access &a) const {
     const size_t s = size_t(C.simdDim);
-    std::vector<int64_t> stride(a.dims.size(), 0);
-    const Staged *st = nullptr;
-    for (auto it = staged.rbegin(); it != staged.rend() && !st; ++it)
-      if (it->buffer == &b) st = &*it;
+    const Staged *st = stagedOf(b);
     int nonzero = 0, contiguousDim = -1;
     for (size_t k = 0; k < a.dims.size(); ++k)
       if (a.dims[k].coeff(s) != 0) ++nonzero, contiguousDim = int(k);
     if (nonzero == 0) return 0;
     if (nonzero > 1 || a.dims[size_t(contiguousDim)].coeff(s) != 1) return -1;
-    if (st) return st->layout.back() == contiguousDim ? 1 : -1;
+    if (st && st->layout.back() != contiguousDim) return -1;
+    if (st && st->panel > 0) return panelAligned(*st, a).empty() ? -1 : 2;
+    if (st) return 1;
     return contiguousDim + 1 == int(a.dims.size()) ? 1 : -1;
+  }
+
+  /// A constant condition (the compiler folds it) under which every lane
+  /// group of access `a` starts on a multiple of mdh_lanes inside a panel,
+  /// so it never straddles two; "" when that cannot hold (the panel index
+  /// also moves with other dimensions, or offsets are not constants).
+  std::string panelAligned(const Staged &st, const hl::Access &a) const {
+    const size_t s = size_t(C.simdDim), k = st.panelDim();
+    for (size_t d = 0; d < D; ++d)
+      if (d != s && a.dims[k].coeff(d) != 0) return "";
+    auto off = a.dims[k].offset.constantValue();
+    if (!off) return "";
+    int64_t minOff = *off;
+    for (const auto &other : st.buffer->accesses) {
+      auto o = other.dims[k].offset.constantValue();
+      if (!o) return "";
+      minOff = std::min(minOff, *o);
+    }
+    std::vector<std::string> conds = {fmt::format("INT64_C({}) % mdh_lanes == 0", st.panel),
+                                      fmt::format("INT64_C({}) % mdh_lanes == 0", *off - minOff)};
+    // Tiles of the levels inside the staging level start at multiples of their extents.
+    for (int l = st.level + 1; l <= lastLevel(); ++l) conds.push_back(fmt::format("INT64_C({}) % mdh_lanes == 0", tile(l, s)));
+    return joined(conds, " && ");
+  }
+
+  /// The lanes of access `a` starting at x, element by element.
+  std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
+    std::vector<std::string> xl = x;
+    xl[size_t(C.simdDim)] = fmt::format("({} + l)", x[size_t(C.simdDim)]);
+    return fmt::format("[&] {{ mdh_vec g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", inputLoad(b, a, xl));
   }
 
   /// f applied to the lanes starting at x (x[simdDim] is the first lane).
   std::string applyVectorF(const std::vector<std::string> &x) const {
-    const size_t s = size_t(C.simdDim);
     std::vector<std::string> args;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
         switch (laneStride(b, a)) {
         case 0: args.push_back(fmt::format("mdh_vsplat<mdh_vec>({})", inputLoad(b, a, x))); break;
         case 1: args.push_back(fmt::format("mdh_vload<mdh_vec>(&{})", inputLoad(b, a, x))); break;
-        default: {
-          std::vector<std::string> xl = x;
-          xl[s] = fmt::format("({} + l)", x[s]);
-          args.push_back(fmt::format("[&] {{ mdh_vec g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()",
-                                     inputLoad(b, a, xl)));
-        }
+        case 2: args.push_back(fmt::format("(({}) ? mdh_vload<mdh_vec>(&{}) : {})", panelAligned(*stagedOf(b), a), inputLoad(b, a, x), gather(b, a, x))); break;
+        default: args.push_back(gather(b, a, x));
         }
       }
     return fmt::format("{}<mdh_vec>({})", vectorFnName(*P.f), fmt::join(args, ", "));
@@ -664,9 +720,17 @@ template <class T> struct mdh_array {{
     line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy(mdh_acc + a * mdh_lanes, &mdh_vacc[a], sizeof(mdh_vec));", accSize));
   }
 
+  /// Element loops of a register tile: the dimensions without their own
+  /// accumulators (reductions) outermost, then the accumulator dimensions,
+  /// the vector dimension last; each level's relative order is kept.  Every
+  /// accumulator sees its updates in the same sequence as with the level's
+  /// order (same bits), but each input vector is loaded once per reduction
+  /// step and reused across the tile's rows, like a BLAS micro-kernel,
+  /// instead of being kept live across the whole tile (register spills).
   std::vector<int> elementOrder() const {
     std::vector<int> order = C.levels[size_t(lastLevel())].order;
     order.erase(std::remove(order.begin(), order.end(), C.simdDim), order.end());
+    std::stable_partition(order.begin(), order.end(), [&](int d) { return !L.kept[size_t(d)]; });
     order.push_back(C.simdDim);
     return order;
   }

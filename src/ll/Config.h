@@ -36,10 +36,16 @@ struct LevelConfig {
 
 /// D3/D4 (and S3/S4): copy an input buffer's tile into a thread-private
 /// region at a level, with a layout (permutation of the buffer's dimensions).
+/// A panel width p > 0 (OpenMP only) further cuts the layout's innermost
+/// dimension into blocks of p elements stored one after the other, each
+/// holding all other dimensions: [block][other dims in layout order][p], the
+/// packed panels of BLAS libraries (a register tile then reads consecutive
+/// addresses as it walks the other dimensions).
 struct StageConfig {
   std::string buffer;
   std::string layer;
   std::vector<int> layout;
+  int64_t panel = 0;  ///< 0: no panels
 };
 
 struct Config {
@@ -63,6 +69,9 @@ bool isPermutation(const std::vector<int> &v, size_t n);
 /// Footprint extent of buffer dimension k for a tile of extents `tile` (the
 /// span of all accesses' indices over the tile).
 int64_t tileFootprint(const hl::Buffer &b, size_t k, const std::vector<int64_t> &tile);
+/// Elements of a stage's region for a tile (footprints; the innermost layout
+/// dimension rounded up to whole panels).
+int64_t stageElements(const hl::Buffer &b, const StageConfig &s, const std::vector<int64_t> &tile);
 
 /// Checks a configuration against a program and a model; returns the list of
 /// violated constraints (empty when valid), each a sentence a user can act on.

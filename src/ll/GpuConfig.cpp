@@ -138,6 +138,8 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
                                  "bounded by the tile; only such buffers can be staged", s.buffer));
     if (!s.layout.empty() && !isPermutation(s.layout, b->shape.size()))
       errs.push_back(fmt::format("stage of `{}`: layout must be a permutation of its {} dimensions", s.buffer, b->shape.size()));
+    if (s.panel != 0)
+      errs.push_back(fmt::format("stage of `{}`: panel layouts are an OpenMP option; GPU stages take panel 0", s.buffer));
     if (!local && layer->capacityBytes) {
       int64_t bytes = stageBytes(*b, c.levels[1].tile);
       if (uint64_t(bytes) > layer->capacityBytes)

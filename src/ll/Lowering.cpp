@@ -116,7 +116,7 @@ std::string printLowered(const Lowered &l) {
       if (s.layer == lv.layer) {
         std::vector<std::string> lay;
         for (int x : s.layout) lay.push_back(std::to_string(x + 1));
-        staged += fmt::format(" {}: {}[{}]", s.buffer, lv.layer, fmt::join(lay, ","));
+        staged += fmt::format(" {}: {}[{}]{}", s.buffer, lv.layer, fmt::join(lay, ","), s.panel > 0 ? fmt::format(" panels of {}", s.panel) : "");
       }
     out += fmt::format("=:<{}> #PRT=({}) σ=({}) tile=({}){}\n", lv.layer, fmt::join(prt, ", "), fmt::join(ord, ","),
                        fmt::join(lv.tile, ","), staged.empty() ? "" : " ↓-mem" + staged);

@@ -40,6 +40,15 @@ size_t nearest(const std::vector<int64_t> &cands, int64_t t) {
   return best;
 }
 
+/// A panel width for a CPU stage (0: none): the innermost level's tile
+/// along the vector dimension (what the register tile reads per step), or a
+/// lane-sized width.
+int64_t randomPanel(const ll::Config &c, std::mt19937_64 &rng) {
+  if (!chance(rng, 0.5)) return 0;
+  int64_t rmWidth = c.simdDim >= 0 && !c.levels.empty() ? c.levels.back().tile[size_t(c.simdDim)] : 16;
+  return pickOne(std::vector<int64_t>{rmWidth, 16, 32, 64}, rng);
+}
+
 } // namespace
 
 bool Pins::parse(const nlohmann::json &j, Pins &out, std::string &error) {
@@ -228,6 +237,7 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
       s.layout.resize(b.shape.size());
       std::iota(s.layout.begin(), s.layout.end(), 0);
       if (chance(rng, 0.5)) std::shuffle(s.layout.begin(), s.layout.end(), rng);
+      if (!b.shape.empty()) s.panel = randomPanel(c, rng);
       c.stages.push_back(std::move(s));
     }
     c = normalise(c);
@@ -278,6 +288,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
           s.layout.resize(b.shape.size());
           std::iota(s.layout.begin(), s.layout.end(), 0);
           if (chance(rng, 0.3)) std::shuffle(s.layout.begin(), s.layout.end(), rng);
+          if (!gpu_ && !b.shape.empty()) s.panel = randomPanel(c, rng);
           if (it != c.stages.end()) *it = s;
           else c.stages.push_back(s);
         }
@@ -345,6 +356,12 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
       ll::Config c = from;
       c.stages.erase(c.stages.begin() + (it - from.stages.begin()));
       add(c);
+      if (!gpu_ && from.simdDim >= 0 && !b.shape.empty()) { // panels on or off
+        ll::Config p = from;
+        auto &st = p.stages[size_t(it - from.stages.begin())];
+        st.panel = st.panel > 0 ? 0 : from.levels.back().tile[size_t(from.simdDim)];
+        add(p);
+      }
       continue;
     }
     std::vector<std::string> targets;

@@ -1,8 +1,7 @@
 // Unit tests of the tuner's pure parts: the search space, the techniques'
 // determinism, the AUC bandit's credit, and the tuning database's crash
 // safety (torn last line, write failure on a full disk).
-#include "driver/CliSupport.h"
-#include "driver/Compilation.h"
+#include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "tune/AucBandit.h"
 #include "tune/SearchSpace.h"
@@ -18,19 +17,9 @@
 #include <unistd.h>
 
 using namespace mdh;
+using testing_support::matmul;
 
 namespace {
-
-std::unique_ptr<hl::Program> matmul(Compilation &comp, const std::string &sizes) {
-  comp.addFile(std::string(MDH_TEST_SOURCE_DIR) + "/examples/matmul.mdh");
-  comp.analyze();
-  MetaSettings s;
-  std::string err;
-  REQUIRE(parseMetaSettings({sizes}, s, err));
-  auto p = comp.sema().instantiate("matmul", s);
-  REQUIRE(p);
-  return p;
-}
 
 std::string tempDir() {
   std::string t = (std::filesystem::temp_directory_path() / "mdh-unit-tune-XXXXXX").string();

@@ -1,0 +1,100 @@
+// Unit tests of low-level configurations: panel-packed stages (JSON round
+// trip, validation, region sizes) and the default heuristic's matrix-product
+// case (packed panels with enough rows, none with few, and enough core parts
+// for a skinny product).
+#include "TestPrograms.h"
+#include "ll/AsmModel.h"
+#include "ll/Config.h"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace mdh;
+using testing_support::matmul;
+
+namespace {
+
+const ll::StageConfig *stageOf(const ll::Config &c, const std::string &buffer) {
+  for (const auto &s : c.stages)
+    if (s.buffer == buffer) return &s;
+  return nullptr;
+}
+
+bool mentions(const std::vector<std::string> &errs, const std::string &what) {
+  for (const auto &e : errs)
+    if (e.find(what) != std::string::npos) return true;
+  return false;
+}
+
+} // namespace
+
+TEST_CASE("a stage's panel width survives JSON and is omitted when 0") {
+  ll::Config c;
+  c.stages = {{"B", "L2", {0, 1}, 32}, {"A", "L2", {1, 0}, 0}};
+  nlohmann::json j = ll::toJson(c);
+  CHECK(j["stages"][0]["panel"] == 32);
+  CHECK_FALSE(j["stages"][1].contains("panel"));
+  ll::Config back;
+  std::string err;
+  REQUIRE(ll::fromJson(j, back, err));
+  CHECK(back.stages[0].panel == 32);
+  CHECK(back.stages[1].panel == 0);
+}
+
+TEST_CASE("a panel-packed region rounds its innermost layout dimension up to whole panels") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=64,J=40,K=37");
+  const hl::Buffer &B = p->inputs[1];
+  std::vector<int64_t> tile = {8, 40, 37}; // B's footprint: 37 x 40
+  CHECK(ll::stageElements(B, {"B", "L2", {0, 1}, 0}, tile) == 37 * 40);
+  CHECK(ll::stageElements(B, {"B", "L2", {0, 1}, 32}, tile) == 37 * 64);
+  CHECK(ll::stageElements(B, {"B", "L2", {1, 0}, 16}, tile) == 48 * 40); // panels along k
+}
+
+TEST_CASE("validation rejects bad panel widths and panels on GPU stages") {
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=64,J=64,K=64");
+  auto m = ll::openmpModel();
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  c.stages = {{"B", c.levels[1].layer, {0, 1}, -1}};
+  CHECK(mentions(ll::validate(c, *p, m), "panel = -1 is out of range"));
+  c.stages[0].panel = 5000;
+  CHECK(mentions(ll::validate(c, *p, m), "panel = 5000 is out of range"));
+  c.stages[0].panel = 7; // any width in range is valid: lanes that straddle panels are gathered
+  CHECK(ll::validate(c, *p, m).empty());
+
+  auto g = ll::openclModel();
+  ll::Config gc = ll::defaultConfig(*p, g);
+  gc.stages = {{"B", "LM", {0, 1}, 16}};
+  CHECK(mentions(ll::validate(gc, *p, g), "panel layouts are an OpenMP option"));
+}
+
+TEST_CASE("the default packs B into panels for a product with many rows, not for few") {
+  auto m = ll::openmpModel();
+  {
+    Compilation comp;
+    auto p = matmul(comp, "T=f32,I=1024,J=1024,K=1024");
+    ll::Config c = ll::defaultConfig(*p, m, 2);
+    CHECK(ll::validate(c, *p, m).empty());
+    const auto *b = stageOf(c, "B");
+    REQUIRE(b);
+    CHECK(b->layer == "L2");
+    CHECK(b->panel == c.levels.back().tile[1]); // as wide as the register tile
+    CHECK(c.levels[1].order == std::vector<int>{1, 2, 0}); // panels, reduction, rows
+    CHECK(c.levels[1].tile[0] == c.levels[0].tile[0]);     // a block serves all rows of a part
+    CHECK((1024 + c.levels[0].tile[0] - 1) / c.levels[0].tile[0] >= 2); // every core has rows
+  }
+  {
+    Compilation comp;
+    auto p = matmul(comp, "T=f32,I=16,J=1000,K=2048");
+    ll::Config c = ll::defaultConfig(*p, m, 2);
+    CHECK(ll::validate(c, *p, m).empty());
+    CHECK(stageOf(c, "B") == nullptr);
+    // 16 rows are one part; the columns are cut so that both cores work.
+    const std::vector<int64_t> n = ll::concreteSizes(*p);
+    int64_t parts = 1;
+    for (size_t d = 0; d < n.size(); ++d) parts *= (n[d] + c.levels[0].tile[d] - 1) / c.levels[0].tile[d];
+    CHECK(parts >= 2);
+    CHECK(c.levels[0].tile[1] % 32 == 0);
+  }
+}
