@@ -490,9 +490,10 @@ template <class T> struct mdh_array {{
         line(fmt::format("const int64_t {}_lo{} = {};", s.var, k, lo));
         line(fmt::format("const int64_t {}_n{} = {} - {}_lo{} + 1;", s.var, k, hi, s.var, k));
       }
-      // Copy the tile in the configured layout, reading the buffer in its
-      // own order; a panel dimension is walked block by block (outermost)
-      // so that both sides stay contiguous.
+      // Copy the tile in the configured layout, in the order of the copy
+      // (the layout's, panels block by block), so that writes are
+      // contiguous; reads walk as many rows of the buffer at once as the
+      // innermost dimensions span (a panel's 8 rows of A: 8 streams).
       auto gst = strides(buf);
       int opened = 0;
       std::string block, within;
@@ -505,14 +506,17 @@ template <class T> struct mdh_array {{
       }
       std::vector<std::string> rel, gparts;
       for (size_t k = 0; k < buf.shape.size(); ++k) {
+        rel.push_back(fmt::format("s{}", k));
+        gparts.push_back(fmt::format("({}_lo{} + s{})*{}", s.var, k, k, gst[k]));
+      }
+      for (int kk : s.layout) {
+        const size_t k = size_t(kk);
         if (s.panel > 0 && k == s.panelDim())
           open(fmt::format("for (int64_t s{0} = s{0}p * INT64_C({1}); s{0} < std::min<int64_t>({2}_n{0}, (s{0}p + 1) * INT64_C({1})); ++s{0})",
                            k, s.panel, s.var));
         else
           open(fmt::format("for (int64_t s{} = 0; s{} < {}_n{}; ++s{})", k, k, s.var, k, k));
         ++opened;
-        rel.push_back(fmt::format("s{}", k));
-        gparts.push_back(fmt::format("({}_lo{} + s{})*{}", s.var, k, k, gst[k]));
       }
       line(fmt::format("{}[{}] = in_{}[{}];", s.var, stagedIndex(s, rel, block, within), buf.name,
                        gparts.empty() ? "0" : joined(gparts, " + ")));
