@@ -65,6 +65,10 @@ public:
   virtual ll::AsmModel model() const = 0;
   /// Toolchain identity (compiler and version): part of the machine signature.
   virtual std::string toolchain() const = 0;
+  /// The source this backend generates for one configuration (a fixed entry
+  /// name; "" when it cannot be emitted): the tuning database keys its
+  /// measurements by the code generator through it.
+  virtual std::string emittedSource(const hl::Program &p, const ll::Config &c) const = 0;
   /// The compile phase for a batch; one result per configuration.
   virtual std::vector<BuiltCandidate> build(const hl::Program &p, const std::vector<ll::Config> &configs) = 0;
   /// The measurement phase for one candidate.

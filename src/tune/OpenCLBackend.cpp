@@ -49,6 +49,15 @@ OpenCLBackend::OpenCLBackend(CompileCache &cache, int jobs) : cache_(cache), job
   }
 }
 
+std::string OpenCLBackend::emittedSource(const hl::Program &p, const ll::Config &c) const {
+  try {
+    ll::Lowered l = ll::lower(p, c);
+    return codegen::emitOpenCL({{&l, "mdh_source"}}, int64_t(maxGroup_)).source;
+  } catch (const std::exception &) {
+    return "";
+  }
+}
+
 std::vector<BuiltCandidate> OpenCLBackend::buildUnit(const hl::Program &p, const std::vector<ll::Config> &configs) {
   std::vector<BuiltCandidate> out(configs.size());
   std::vector<ll::Lowered> lowered;

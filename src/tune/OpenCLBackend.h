@@ -41,6 +41,7 @@ public:
   std::string name() const override { return "opencl"; }
   ll::AsmModel model() const override { return model_; }
   std::string toolchain() const override { return cache_.compilerId() + " | OpenCL device: " + device_; }
+  std::string emittedSource(const hl::Program &p, const ll::Config &c) const override;
   std::vector<BuiltCandidate> build(const hl::Program &p, const std::vector<ll::Config> &configs) override;
   RunResult run(const BuiltCandidate &c, const RunRequest &req) override;
 

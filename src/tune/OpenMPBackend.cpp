@@ -21,6 +21,10 @@ using Clock = std::chrono::steady_clock;
 
 ll::AsmModel OpenMPBackend::model() const { return ll::openmpModel(); }
 
+std::string OpenMPBackend::emittedSource(const hl::Program &p, const ll::Config &c) const {
+  return codegen::emitOpenMP(ll::lower(p, c), "mdh_source").source;
+}
+
 std::vector<BuiltCandidate> OpenMPBackend::build(const hl::Program &p, const std::vector<ll::Config> &configs) {
   auto t0 = Clock::now();
   std::vector<BuiltCandidate> out(configs.size());

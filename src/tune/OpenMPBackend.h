@@ -20,6 +20,7 @@ public:
   std::string name() const override { return "openmp"; }
   ll::AsmModel model() const override;
   std::string toolchain() const override { return cache_.compilerId(); }
+  std::string emittedSource(const hl::Program &p, const ll::Config &c) const override;
   std::vector<BuiltCandidate> build(const hl::Program &p, const std::vector<ll::Config> &configs) override;
   RunResult run(const BuiltCandidate &c, const RunRequest &req) override;
 

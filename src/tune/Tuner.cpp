@@ -65,6 +65,7 @@ TuningKey tuningKey(const hl::Program &prog, const std::vector<std::string> &set
   k.instantiation = fmt::format("{}", fmt::join(items, ","));
   k.backend = backend.name();
   k.machine = machineSignature(backend.toolchain());
+  k.codegen = stableHash(backend.emittedSource(prog, ll::defaultConfig(prog, backend.model())));
   return k;
 }
 

@@ -22,7 +22,7 @@ using nlohmann::json;
 namespace mdh::tune {
 
 json TuningKey::toJson() const {
-  return {{"program", programHash}, {"entry", entry}, {"instantiation", instantiation}, {"backend", backend}, {"machine", machine}};
+  return {{"program", programHash}, {"entry", entry}, {"instantiation", instantiation}, {"backend", backend}, {"machine", machine}, {"codegen", codegen}};
 }
 
 std::string TuningKey::id() const { return stableHash(toJson().dump()); }

@@ -32,6 +32,10 @@ struct TuningKey {
   std::string instantiation; ///< the --set values, sorted: `I=1024,J=1024,T=f32`
   std::string backend;       ///< `openmp`, ...
   std::string machine;       ///< machineSignature()
+  /// Hash of the code the backend emits for the default configuration: a
+  /// compiler whose code generation changed does not reuse the old
+  /// compiler's measurements (they time other code).
+  std::string codegen;
 
   nlohmann::json toJson() const;
   /// The file name stem: a hash of all fields.

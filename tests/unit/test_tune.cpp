@@ -1,11 +1,15 @@
 // Unit tests of the tuner's pure parts: the search space, the techniques'
 // determinism, the AUC bandit's credit, and the tuning database's crash
-// safety (torn last line, write failure on a full disk).
+// safety (torn last line, write failure on a full disk) and its key.
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "tune/AucBandit.h"
+#include "tune/CompileCache.h"
+#include "tune/Hash.h"
+#include "tune/OpenMPBackend.h"
 #include "tune/SearchSpace.h"
 #include "tune/Technique.h"
+#include "tune/Tuner.h"
 #include "tune/TuningDb.h"
 
 #include <doctest/doctest.h>
@@ -181,4 +185,17 @@ TEST_CASE("a full disk is a clear error and leaves the database intact") {
   CHECK(db.records().size() == 1);
   CHECK(db.ignoredLines() == 0);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("the tuning key names the code generator, so other code is not resumed") {
+  Compilation a, b;
+  auto p = matmul(a, "T=f32,I=100,J=64,K=48");
+  auto q = matmul(b, "T=f32,I=100,J=64,K=49");
+  tune::CompileCache cache(tempDir());
+  tune::OpenMPBackend backend(cache, 1);
+  tune::TuningKey kp = tune::tuningKey(*p, {"T=f32,I=100,J=64,K=48"}, backend);
+  CHECK(kp.codegen == tune::stableHash(backend.emittedSource(*p, ll::defaultConfig(*p, backend.model()))));
+  CHECK(kp.toJson().contains("codegen"));
+  // Another instantiation emits other code: another key.
+  CHECK(tune::tuningKey(*q, {"T=f32,I=100,J=64,K=49"}, backend).codegen != kp.codegen);
 }
