@@ -589,11 +589,8 @@ template <class T> struct mdh_array {{
     const int s = C.simdDim;
     if (L.strategy != ll::Strategy::Tiled || !L.op || L.op->kind != hl::BinaryOperator::Kind::Builtin) return false;
     if (L.op->builtin != hl::BuiltinOp::Add && L.op->builtin != hl::BuiltinOp::Mul) return false;
-    if (!P.f->result.isFloat() || P.usesIndices || !isVectorizable(*P.f)) return false;
-    if (s < 0 || !L.kept[size_t(s)] || accSize > 1024) return false;
-    for (size_t d = size_t(s) + 1; d < D; ++d)
-      if (L.kept[d]) return false; // the vector dimension must be the innermost of mdh_acc
-    return true;
+    if (P.usesIndices || !isVectorizable(*P.f)) return false;
+    return s >= 0 && L.kept[size_t(s)] && accSize <= 1024; // accDims() puts it innermost
   }
 
   /// Lane stride of an input access along the vector dimension: 0 (one value
@@ -641,8 +638,11 @@ template <class T> struct mdh_array {{
   std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
     std::vector<std::string> xl = x;
     xl[size_t(C.simdDim)] = fmt::format("({} + l)", x[size_t(C.simdDim)]);
-    return fmt::format("[&] {{ mdh_vec g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", inputLoad(b, a, xl));
+    return fmt::format("[&] {{ {} g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", lanesOf(b), inputLoad(b, a, xl));
   }
+
+  /// The vector of mdh_lanes elements of buffer b's type.
+  std::string lanesOf(const hl::Buffer &b) const { return fmt::format("mdh_vt<{}, mdh_lanes>", cType(b.elem)); }
 
   /// f applied to the lanes starting at x (x[simdDim] is the first lane).
   std::string applyVectorF(const std::vector<std::string> &x) const {
@@ -650,21 +650,22 @@ template <class T> struct mdh_array {{
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
         switch (laneStride(b, a)) {
-        case 0: args.push_back(fmt::format("mdh_vsplat<mdh_vec>({})", inputLoad(b, a, x))); break;
-        case 1: args.push_back(fmt::format("mdh_vload<mdh_vec>(&{})", inputLoad(b, a, x))); break;
-        case 2: args.push_back(fmt::format("(({}) ? mdh_vload<mdh_vec>(&{}) : {})", panelAligned(*stagedOf(b), a), inputLoad(b, a, x), gather(b, a, x))); break;
+        case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
+        case 1: args.push_back(fmt::format("mdh_vload<{}>(&{})", lanesOf(b), inputLoad(b, a, x))); break;
+        case 2:
+          args.push_back(fmt::format("(({}) ? mdh_vload<{}>(&{}) : {})", panelAligned(*stagedOf(b), a), lanesOf(b), inputLoad(b, a, x), gather(b, a, x)));
+          break;
         default: args.push_back(gather(b, a, x));
         }
       }
-    return fmt::format("{}<mdh_vec>({})", vectorFnName(*P.f), fmt::join(args, ", "));
+    return fmt::format("{}<mdh_lanes>({})", vectorFnName(*P.f), fmt::join(args, ", "));
   }
 
   /// mdh_vacc index of the vector holding cell j (jv: vector index along simdDim).
   std::string vaccIndex(const std::vector<std::string> &j, const std::string &jv) const {
     const int last = lastLevel();
     std::string idx = "0";
-    for (size_t d = 0; d < D; ++d) {
-      if (!L.kept[d]) continue;
+    for (size_t d : accDims()) {
       bool vd = int(d) == C.simdDim;
       std::string ext = vd ? fmt::format("(INT64_C({}) / mdh_lanes)", tile(last, d)) : fmt::format("INT64_C({})", tile(last, d));
       std::string v = vd ? jv : j[d];
@@ -681,7 +682,7 @@ template <class T> struct mdh_array {{
       if (L.kept[d] && !isRed(d)) full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
     open(fmt::format("if ({}INT64_C({}) % mdh_lanes == 0)", full.empty() ? "" : joined(full, " && ") + " && ", tile(last, s)));
-    line(fmt::format("typedef {} mdh_vec __attribute__((vector_size(MDH_VBYTES)));", E));
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
     line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
     // Every access to mdh_vacc has a compile-time index once loops are
     // unrolled, so that the vectors stay in registers.
@@ -762,8 +763,17 @@ template <class T> struct mdh_array {{
       ++opened;
     }
     std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
-    line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, applyVectorF(x))));
+    line(fmt::format("{} = {};", slot, vectorCombine(slot, applyVectorF(x))));
     for (int i = 0; i < opened; ++i) close();
+  }
+
+  /// The reduction's add or mul on accumulator vectors; integers through
+  /// the unsigned vector of their size, so that they wrap like mdh_add.
+  std::string vectorCombine(const std::string &acc, const std::string &v) const {
+    const Type &t = P.f->result;
+    if (!t.isInteger()) return applyBinary(*L.op, acc, v);
+    std::string u = fmt::format("mdh_vt<uint{}_t, mdh_lanes>", t.size() * 8);
+    return fmt::format("(mdh_vec)(({}){} {} ({}){})", u, acc, L.op->builtin == hl::BuiltinOp::Add ? "+" : "*", u, v);
   }
 
   /// A remainder tile (reduced dimensions only): scalar f on mdh_acc.
@@ -805,13 +815,21 @@ template <class T> struct mdh_array {{
     if (D > 0) close();
   }
 
+  /// The dimensions with their own accumulators, in mdh_acc's row-major
+  /// order: the vector dimension last, so that its lanes are contiguous
+  /// (vector accumulators map onto mdh_acc by plain copies).
+  std::vector<size_t> accDims() const {
+    std::vector<size_t> dims;
+    for (size_t d = 0; d < D; ++d)
+      if (L.kept[d] && int(d) != C.simdDim) dims.push_back(d);
+    if (C.simdDim >= 0 && L.kept[size_t(C.simdDim)]) dims.push_back(size_t(C.simdDim));
+    return dims;
+  }
+
   std::string accIndex(const std::vector<std::string> &j) const {
     const int last = lastLevel();
     std::string s = "0";
-    for (size_t d = 0; d < D; ++d) {
-      if (!L.kept[d]) continue;
-      s = s == "0" ? j[d] : fmt::format("({})*{} + {}", s, tile(last, d), j[d]);
-    }
+    for (size_t d : accDims()) s = s == "0" ? j[d] : fmt::format("({})*{} + {}", s, tile(last, d), j[d]);
     return s;
   }
 

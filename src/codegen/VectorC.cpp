@@ -1,5 +1,10 @@
 /** \file
- * Vector versions of straight-line float scalar functions (see VectorC.h).
+ * Vector versions of straight-line scalar functions (see VectorC.h).
+ *
+ * A value of type T in N lanes is an `mdh_vt<T, N>` (GCC vector); a bool is
+ * a mask `mdh_vt<int32_t, N>` with -1 for true and 0 for false.  Integer
+ * + - * and negation go through the unsigned vector of the same size, so
+ * they wrap exactly like the scalar helpers (no signed-overflow UB).
  */
 #include "codegen/VectorC.h"
 
@@ -11,47 +16,92 @@
 namespace mdh::codegen {
 namespace {
 
-bool exprVectorizable(const hl::SExpr &e, const Type &t) {
-  if (!(e.type == t)) return false;
+bool laneType(const Type &t) { return t.isNumeric() || t.kind == Type::Kind::Bool; }
+
+bool castVectorizable(const Type &from, const Type &to) {
+  if (to.kind == Type::Kind::Bool) return from.isNumeric() || from.kind == Type::Kind::Bool;
+  if (from.kind == Type::Kind::Bool) return to.isNumeric();
+  // float -> integer saturates and maps NaN to 0 in the scalar helper: not lane-wise here.
+  return from.isNumeric() && to.isNumeric() && !(from.isFloat() && to.isInteger());
+}
+
+bool exprVectorizable(const hl::SExpr &e) {
+  if (!laneType(e.type)) return false;
+  auto args = [&] {
+    for (const auto &a : e.args)
+      if (!exprVectorizable(*a)) return false;
+    return true;
+  };
   switch (e.kind) {
   case hl::SExpr::Kind::Const:
   case hl::SExpr::Kind::Local: return true;
-  case hl::SExpr::Kind::Unary: return e.unOp == hl::UnOp::Neg && exprVectorizable(*e.args[0], t);
+  case hl::SExpr::Kind::Unary:
+    switch (e.unOp) {
+    case hl::UnOp::Neg: return e.type.isNumeric() && args();
+    case hl::UnOp::Not: return e.type.kind == Type::Kind::Bool && args();
+    case hl::UnOp::BitNot: return e.type.isInteger() && args();
+    }
+    return false;
   case hl::SExpr::Kind::Binary:
     switch (e.binOp) {
     case hl::BinOp::Add:
     case hl::BinOp::Sub:
-    case hl::BinOp::Mul:
-    case hl::BinOp::Div: return exprVectorizable(*e.args[0], t) && exprVectorizable(*e.args[1], t);
+    case hl::BinOp::Mul: return e.type.isNumeric() && args();
+    case hl::BinOp::Div: return e.type.isFloat() && args(); // integer division guards zero divisors
+    case hl::BinOp::Lt:
+    case hl::BinOp::Le:
+    case hl::BinOp::Gt:
+    case hl::BinOp::Ge:
+    case hl::BinOp::Eq:
+    case hl::BinOp::Ne: return args();
+    case hl::BinOp::BitAnd:
+    case hl::BinOp::BitOr:
+    case hl::BinOp::BitXor: return e.type.isInteger() && args();
+    case hl::BinOp::And:
+    case hl::BinOp::Or: return e.type.kind == Type::Kind::Bool && args();
     default: return false;
     }
-  case hl::SExpr::Kind::Call: {
-    if (!e.callee || !isVectorizable(*e.callee)) return false;
-    for (const auto &a : e.args)
-      if (!exprVectorizable(*a, t)) return false;
-    return true;
-  }
+  case hl::SExpr::Kind::Cond: return e.args[0]->type.kind == Type::Kind::Bool && args();
+  case hl::SExpr::Kind::Cast: return castVectorizable(e.args[0]->type, e.type) && args();
+  case hl::SExpr::Kind::Call: return e.callee && isVectorizable(*e.callee) && args();
   default: return false;
   }
 }
 
-bool stmtVectorizable(const hl::SStmt &s, const Type &t) {
+bool stmtVectorizable(const hl::SStmt &s) {
   switch (s.kind) {
   case hl::SStmt::Kind::Assign:
-  case hl::SStmt::Kind::Return: return s.value && exprVectorizable(*s.value, t);
+  case hl::SStmt::Kind::Return: return s.value && exprVectorizable(*s.value);
   case hl::SStmt::Kind::Block:
     for (const auto &c : s.thenBody)
-      if (!stmtVectorizable(*c, t)) return false;
+      if (!stmtVectorizable(*c)) return false;
     return true;
   case hl::SStmt::Kind::If: return false; // lanes would diverge
   }
   return false;
 }
 
-/// An exactly representable constant: hexadecimal float literal.
-std::string hexLiteral(double v, const Type &t) {
-  std::string s = fmt::format("{:a}", v);
-  return t.kind == Type::Kind::F32 ? fmt::format("float({})", s) : s;
+/// The lane vector of a type (bool: a 32-bit mask).
+std::string vt(const Type &t) { return t.kind == Type::Kind::Bool ? "mdh_vt<int32_t, N>" : fmt::format("mdh_vt<{}, N>", t.cName()); }
+
+/// The signed integer vector of t's element size: a condition for t's lanes.
+std::string maskOf(const Type &t) { return fmt::format("mdh_vt<int{}_t, N>", t.kind == Type::Kind::Bool ? 32 : t.size() * 8); }
+
+std::string unsignedOf(const Type &t) { return fmt::format("mdh_vt<uint{}_t, N>", t.size() * 8); }
+
+/// An exactly representable constant (floats: hexadecimal literals).
+std::string literal(const hl::SExpr &e) {
+  const Type &t = e.type;
+  if (t.kind == Type::Kind::Bool) return e.value.bits ? "int32_t(-1)" : "int32_t(0)";
+  if (t.isFloat()) {
+    std::string s = fmt::format("{:a}", e.value.fvalue);
+    return t.kind == Type::Kind::F32 ? fmt::format("float({})", s) : s;
+  }
+  if (t.isSigned()) {
+    int64_t v = int64_t(e.value.bits);
+    return v == INT64_MIN ? "INT64_MIN" : fmt::format("{}({}LL)", t.cName(), v);
+  }
+  return fmt::format("{}({}ULL)", t.cName(), e.value.bits);
 }
 
 class VectorFnEmitter {
@@ -59,10 +109,10 @@ public:
   explicit VectorFnEmitter(const hl::ScalarFunction &f) : f(f) {}
 
   std::string emit() {
-    std::string out = fmt::format("// {} (lane-wise)\ntemplate <class V> static inline V {}(", f.sourceName, vectorFnName(f));
-    for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("{}V l{}", i ? ", " : "", i);
+    std::string out = fmt::format("// {} (lane-wise)\ntemplate <int N> static inline {} {}(", f.sourceName, vt(f.result), vectorFnName(f));
+    for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("{}{} l{}", i ? ", " : "", vt(f.localTypes[i]), i);
     out += ") {\n";
-    for (size_t i = f.numParams; i < f.localTypes.size(); ++i) out += fmt::format("  V l{}{{}};\n", i);
+    for (size_t i = f.numParams; i < f.localTypes.size(); ++i) out += fmt::format("  {} l{}{{}};\n", vt(f.localTypes[i]), i);
     for (const auto &s : f.body) stmt(*s, out);
     return out + "}\n";
   }
@@ -83,21 +133,58 @@ private:
 
   std::string expr(const hl::SExpr &e) {
     auto a = [&](size_t i) { return expr(*e.args[i]); };
+    const Type &t = e.type;
     switch (e.kind) {
-    case hl::SExpr::Kind::Const:
-      return fmt::format("mdh_vsplat<V>({})", hexLiteral(e.value.fvalue, e.type));
+    case hl::SExpr::Kind::Const: return fmt::format("mdh_vsplat<{}>({})", vt(t), literal(e));
     case hl::SExpr::Kind::Local: return fmt::format("l{}", e.slot);
-    case hl::SExpr::Kind::Unary: return fmt::format("(-{})", a(0));
+    case hl::SExpr::Kind::Unary:
+      if (e.unOp != hl::UnOp::Neg) return fmt::format("(~{})", a(0)); // Not on masks, BitNot on integers
+      if (t.isFloat()) return fmt::format("(-{})", a(0));
+      return fmt::format("(({})(-({})({})))", vt(t), unsignedOf(t), a(0));
     case hl::SExpr::Kind::Binary: {
-      const char *op = e.binOp == hl::BinOp::Add ? "+" : e.binOp == hl::BinOp::Sub ? "-" : e.binOp == hl::BinOp::Mul ? "*" : "/";
-      return fmt::format("({} {} {})", a(0), op, a(1));
+      const char *op = hl::binOpSpelling(e.binOp);
+      switch (e.binOp) {
+      case hl::BinOp::Add:
+      case hl::BinOp::Sub:
+      case hl::BinOp::Mul:
+        if (t.isFloat()) return fmt::format("({} {} {})", a(0), op, a(1));
+        return fmt::format("(({})(({})({}) {} ({})({})))", vt(t), unsignedOf(t), a(0), op, unsignedOf(t), a(1));
+      case hl::BinOp::Lt:
+      case hl::BinOp::Le:
+      case hl::BinOp::Gt:
+      case hl::BinOp::Ge:
+      case hl::BinOp::Eq:
+      case hl::BinOp::Ne: {
+        // A compare yields a mask of its operands' lane size: 32 bits as is.
+        const Type &ot = e.args[0]->type;
+        if (ot.kind == Type::Kind::Bool || ot.size() == 4) return fmt::format("({} {} {})", a(0), op, a(1));
+        return fmt::format("__builtin_convertvector(({} {} {}), mdh_vt<int32_t, N>)", a(0), op, a(1));
+      }
+      case hl::BinOp::And: return fmt::format("({} & {})", a(0), a(1));
+      case hl::BinOp::Or: return fmt::format("({} | {})", a(0), a(1));
+      default: return fmt::format("({} {} {})", a(0), op, a(1)); // float /, integer & | ^
+      }
+    }
+    case hl::SExpr::Kind::Cond: {
+      // A mask is -1 or 0 per lane: integers select by bits (the compiler
+      // folds constant arms: `c ? 1 : 0` is `mask & 1`); floats by ?:.
+      std::string m = t.kind == Type::Kind::Bool || t.size() == 4 ? a(0) : fmt::format("__builtin_convertvector({}, {})", a(0), maskOf(t));
+      if (t.isFloat()) return fmt::format("({} ? {} : {})", m, a(1), a(2));
+      return fmt::format("mdh_vselect({}, {}, {})", m, a(1), a(2));
+    }
+    case hl::SExpr::Kind::Cast: {
+      const Type &from = e.args[0]->type;
+      if (t.kind == Type::Kind::Bool)
+        return fmt::format("__builtin_convertvector(({} != mdh_vsplat<{}>(0)), mdh_vt<int32_t, N>)", a(0), vt(from));
+      if (from.kind == Type::Kind::Bool) return fmt::format("__builtin_convertvector(-({}), {})", a(0), vt(t)); // -1 -> 1
+      return fmt::format("__builtin_convertvector({}, {})", a(0), vt(t));
     }
     case hl::SExpr::Kind::Call: {
       std::string args;
       for (size_t i = 0; i < e.args.size(); ++i) args += (i ? ", " : "") + a(i);
-      return fmt::format("{}<V>({})", vectorFnName(*e.callee), args);
+      return fmt::format("{}<N>({})", vectorFnName(*e.callee), args);
     }
-    default: return "V{}"; // excluded by isVectorizable
+    default: return "{}"; // excluded by isVectorizable
     }
   }
 };
@@ -105,11 +192,14 @@ private:
 } // namespace
 
 bool isVectorizable(const hl::ScalarFunction &f) {
-  if (!f.result.isFloat()) return false;
-  for (const auto &t : f.localTypes)
-    if (!(t == f.result)) return false;
+  if (!f.result.isNumeric()) return false;
+  for (size_t i = 0; i < f.localTypes.size(); ++i) {
+    const Type &t = f.localTypes[i];
+    // Parameters come from buffers: numeric lanes only (a bool buffer is not a mask).
+    if (i < f.numParams ? !t.isNumeric() : !laneType(t)) return false;
+  }
   for (const auto &s : f.body)
-    if (!stmtVectorizable(*s, f.result)) return false;
+    if (!stmtVectorizable(*s)) return false;
   return true;
 }
 
@@ -117,8 +207,11 @@ std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + f.na
 
 std::string emitVectorFunctions(const hl::Program &p) {
   std::string out = R"(// Lane-wise helpers on GCC vector types (register tiles).
+template <class T, int N> using mdh_vt __attribute__((vector_size(sizeof(T) * N))) = T;
 // s - 0 is s for every float (also -0 and NaN), and compiles to one broadcast.
 template <class V, class S> static inline V mdh_vsplat(S s) { return s - V{}; }
+// Lanes of a where the mask m (-1 / 0, lanes of a's size) is set, else of b.
+template <class M, class V> static inline V mdh_vselect(M m, V a, V b) { return (V)((m & (M)a) | (~m & (M)b)); }
 template <class V, class S> static inline V mdh_vload(const S *p) {
   V v;
   std::memcpy(&v, p, sizeof(V));

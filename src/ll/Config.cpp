@@ -413,7 +413,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
   // file); 6 when 8 does not divide the cache block, so that no remainder
   // tile falls back to scalar code (measured on MatMul 1024^3: 1.4x).
-  if (second >= 0 && simd >= 0 && !isReduced(p, simd)) {
+  if (second >= 0 && simd >= 0) {
     int64_t rows = l2.tile[second] % 8 == 0 || l2.tile[second] % 6 != 0 ? 8 : 6;
     rm.tile[second] = std::min<int64_t>(l2.tile[second], rows);
   }
