@@ -137,8 +137,15 @@ for id in ${ids//,/ }; do
       grep -q -- '--report' <<< "$tune_help" && targs_db+=(--report "$R/mdh-tune-report")
       t0=$(date +%s)
       # The tuner measures candidates itself: at the same priority as the driver,
-      # or its timings on this shared machine mislead the search.
-      if "${prio[@]+"${prio[@]}"}" "$MDHC" tune "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 \
+      # or its timings on this shared machine mislead the search.  Only its
+      # measurement children run real-time (--realtime): a real-time tuner
+      # reaping children once spun for 20 minutes in the kernel (2026-11-22).
+      trt=()
+      if [ ${#prio[@]} -gt 0 ] && grep -q -- '--realtime' <<< "$tune_help"; then trt=(--realtime 10)
+      elif [ ${#prio[@]} -gt 0 ]; then trt=("${prio[@]}"); fi
+      tcmd=("$MDHC" tune)
+      [ "${trt[0]:-}" = chrt ] && tcmd=("${trt[@]}" "$MDHC" tune) && trt=()
+      if "${tcmd[@]}" "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 "${trt[@]+"${trt[@]}"}" \
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
         cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"
         summary=$(grep '^tune: best' "$W/tune.log" | tail -1)

@@ -589,6 +589,9 @@ int main(int argc, char **argv) {
   tuneCmd->add_flag("--show", tuneCli.show, "print what the tuning database holds for this instantiation, tune nothing");
   tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)");
   tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)");
+  tuneCmd->add_option("--realtime", tuneCli.opts.realtimePriority,
+                      "time candidates under SCHED_FIFO at this priority (needs the privilege; the tuner and compilers stay normal)")
+      ->check(CLI::Range(0, 99));
   tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout, "seconds per candidate before it is killed (default: from the default's time)");
   tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
   tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)");

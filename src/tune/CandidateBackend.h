@@ -41,6 +41,7 @@ struct RunRequest {
   std::vector<const void *> inputs;     ///< input buffers, in the program's order
   std::vector<size_t> outputBytes;      ///< size of each output buffer
   int repetitions = 5;                  ///< timed runs after one warm-up (median)
+  int realtimePriority = 0;             ///< > 0: the child times under SCHED_FIFO at this priority
   double timeoutSeconds = 30;           ///< the whole child, warm-up included
   double hopelessSeconds = 0;           ///< > 0: stop timing after 2 runs slower than this
   /// Runs in the child on the warm-up outputs; a non-empty result is a mismatch message.

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
+#include <sched.h>
 #include <fmt/format.h>
 
 namespace mdh::tune {
@@ -36,6 +37,13 @@ RunResult runGenericEntry(const BuiltCandidate &c, const RunRequest &req, const 
     return res;
   }
   ChildOutcome child = runInChild(req.timeoutSeconds + o.extraSeconds, [&](int fd) {
+    if (req.realtimePriority > 0) {
+      // Before OpenMP starts its threads, which inherit the policy.  Without
+      // the privilege the candidate is timed at normal priority.
+      sched_param sp{};
+      sp.sched_priority = req.realtimePriority;
+      (void)sched_setscheduler(0, SCHED_FIFO, &sp);
+    }
     void *h = dlopen(c.library.c_str(), RTLD_NOW | RTLD_LOCAL);
     Entry fn = h ? reinterpret_cast<Entry>(dlsym(h, (c.symbol + "_run").c_str())) : nullptr;
     if (!fn) {

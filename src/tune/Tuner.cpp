@@ -115,6 +115,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     req.outputBytes.push_back(n);
   }
   req.repetitions = opts.repetitions;
+  req.realtimePriority = opts.realtimePriority;
   OutputChecker checker(prog, inputs, opts.seed);
   if (!checker.note().empty()) say("note: " + checker.note());
 

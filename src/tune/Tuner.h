@@ -38,6 +38,10 @@ struct TuneOptions {
   int plateau = 0;               ///< stop after this many evaluations without a 1% improvement (0: never)
   int batch = 8;                 ///< candidates per compile phase
   int repetitions = 5;           ///< timed runs per candidate (median), after one warm-up
+  /// > 0: measurement children run under SCHED_FIFO at this priority; the
+  /// tuner itself and the compilers stay at normal priority (a real-time
+  /// parent reaping children could starve kernel workers it waits on).
+  int realtimePriority = 0;
   uint64_t seed = 1;             ///< search and input data
   int threads = 0;               ///< thread count pinned by --threads (0: searched among 0 = all, and half the cores)
   std::string technique = "auc"; ///< auc | random | annealing | pattern

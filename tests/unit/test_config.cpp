@@ -1,7 +1,7 @@
 // Unit tests of low-level configurations: panel-packed stages (JSON round
 // trip, validation, region sizes) and the default heuristic's matrix-product
-// case (packed panels with enough rows, none with few, and enough core parts
-// for a skinny product).
+// case (packed panels with enough rows, none with few unless B's rows are far
+// apart, and enough core parts for a skinny product).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -96,5 +96,16 @@ TEST_CASE("the default packs B into panels for a product with many rows, not for
     for (size_t d = 0; d < n.size(); ++d) parts *= (n[d] + c.levels[0].tile[d] - 1) / c.levels[0].tile[d];
     CHECK(parts >= 2);
     CHECK(c.levels[0].tile[1] % 32 == 0);
+  }
+  {
+    // Few rows, but B's rows 16 KiB apart: a plain (unpanelled) copy per block.
+    Compilation comp;
+    auto p = matmul(comp, "T=f32,I=16,J=4096,K=25088");
+    ll::Config c = ll::defaultConfig(*p, m, 2);
+    CHECK(ll::validate(c, *p, m).empty());
+    const auto *b = stageOf(c, "B");
+    REQUIRE(b);
+    CHECK(b->panel == 0);
+    CHECK(c.levels[1].order == std::vector<int>{0, 2, 1}); // rows, reduction, vector dimension
   }
 }
