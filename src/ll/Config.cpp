@@ -423,7 +423,9 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   for (size_t d = 0; d < D; ++d) l2.tile[d] = std::min<int64_t>(cor.tile[d], isReduced(p, d) ? 256 : 128);
   // A reduced vector dimension (MatVec, Histo) keeps one accumulator per lane,
   // summed at every flush: longer blocks flush less often.
-  if (simd >= 0 && isReduced(p, size_t(simd))) l2.tile[simd] = std::min<int64_t>(cor.tile[simd], 4096);
+  // Only numeric results have lane-wise accumulators (records stay scalar).
+  const bool laneAccumulators = p.f && p.f->result.isNumeric();
+  if (simd >= 0 && isReduced(p, size_t(simd)) && laneAccumulators) l2.tile[simd] = std::min<int64_t>(cor.tile[simd], 4096);
   LevelConfig rm{"RM", l2.tile, {}};
   // Reductions unrolled by 4 inside the register tile (measured: 1.3x on MatMul).
   // Only the innermost reduced dimension: several unrolled reductions (a
@@ -439,7 +441,9 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
   // file); 6 when 8 does not divide the cache block, so that no remainder
   // tile falls back to scalar code (measured on MatMul 1024^3: 1.4x).
-  if (second >= 0 && simd >= 0) {
+  // Rows across a reduced vector dimension pay only in vector registers: a
+  // record reduction (PRL) keeps them in memory (measured 2.2x slower).
+  if (second >= 0 && simd >= 0 && (!isReduced(p, size_t(simd)) || laneAccumulators)) {
     int64_t rows = l2.tile[second] % 8 == 0 || l2.tile[second] % 6 != 0 ? 8 : 6;
     rm.tile[second] = std::min<int64_t>(l2.tile[second], rows);
   }
