@@ -490,10 +490,10 @@ template <class T> struct mdh_array {{
         line(fmt::format("const int64_t {}_lo{} = {};", s.var, k, lo));
         line(fmt::format("const int64_t {}_n{} = {} - {}_lo{} + 1;", s.var, k, hi, s.var, k));
       }
-      // Copy the tile in the configured layout, in the order of the copy
-      // (the layout's, panels block by block), so that writes are
-      // contiguous; reads walk as many rows of the buffer at once as the
-      // innermost dimensions span (a panel's 8 rows of A: 8 streams).
+      // Copy the tile into the configured layout, walking it in the layout's
+      // order (panels block by block), so that writes are contiguous; reads
+      // then follow as many rows of the buffer at once as the innermost
+      // dimensions span (a panel of 8 rows of A: 8 streams).
       auto gst = strides(buf);
       int opened = 0;
       std::string block, within;

@@ -391,8 +391,9 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   if (par >= 0 && simd >= 0 && par != simd && !isReduced(p, size_t(simd))) {
     int64_t parts = (N[par] + cor.tile[par] - 1) / cor.tile[par];
     int64_t colParts = (2 * cores + parts - 1) / parts;
-    if (parts < cores && N[simd] >= 2 * 2 * lanes)
-      cor.tile[simd] = std::min(N[simd], (N[simd] + colParts - 1) / colParts + 2 * lanes - 1) / (2 * lanes) * (2 * lanes);
+    const int64_t width = 2 * lanes; // the register tile along the vector dimension
+    if (parts < cores && N[simd] >= 2 * width)
+      cor.tile[simd] = std::min(N[simd], ((N[simd] + colParts - 1) / colParts + width - 1) / width * width);
   }
   bool prefix = false;
   for (size_t d = 0; d < D; ++d) prefix |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
