@@ -140,11 +140,10 @@ for id in ${ids//,/ }; do
       # or its timings on this shared machine mislead the search.  Only its
       # measurement children run real-time (--realtime): a real-time tuner
       # reaping children once spun for 20 minutes in the kernel (2026-11-22).
-      trt=()
-      if [ ${#prio[@]} -gt 0 ] && grep -q -- '--realtime' <<< "$tune_help"; then trt=(--realtime 10)
-      elif [ ${#prio[@]} -gt 0 ]; then trt=("${prio[@]}"); fi
-      tcmd=("$MDHC" tune)
-      [ "${trt[0]:-}" = chrt ] && tcmd=("${trt[@]}" "$MDHC" tune) && trt=()
+      tcmd=("$MDHC" tune) trt=()
+      if [ ${#prio[@]} -gt 0 ]; then
+        if grep -q -- '--realtime' <<< "$tune_help"; then trt=(--realtime 10); else tcmd=("${prio[@]}" "$MDHC" tune); fi
+      fi
       if "${tcmd[@]}" "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 "${trt[@]+"${trt[@]}"}" \
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
         cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"

@@ -43,17 +43,12 @@ bool exprVectorizable(const hl::SExpr &e) {
     }
     return false;
   case hl::SExpr::Kind::Binary:
+    if (hl::isComparison(e.binOp)) return args();
     switch (e.binOp) {
     case hl::BinOp::Add:
     case hl::BinOp::Sub:
     case hl::BinOp::Mul: return e.type.isNumeric() && args();
     case hl::BinOp::Div: return e.type.isFloat() && args(); // integer division guards zero divisors
-    case hl::BinOp::Lt:
-    case hl::BinOp::Le:
-    case hl::BinOp::Gt:
-    case hl::BinOp::Ge:
-    case hl::BinOp::Eq:
-    case hl::BinOp::Ne: return args();
     case hl::BinOp::BitAnd:
     case hl::BinOp::BitOr:
     case hl::BinOp::BitXor: return e.type.isInteger() && args();
@@ -143,23 +138,18 @@ private:
       return fmt::format("(({})(-({})({})))", vt(t), unsignedOf(t), a(0));
     case hl::SExpr::Kind::Binary: {
       const char *op = hl::binOpSpelling(e.binOp);
+      if (hl::isComparison(e.binOp)) {
+        // A compare yields a mask of its operands' lane size: 32 bits as is.
+        const Type &ot = e.args[0]->type;
+        if (ot.kind == Type::Kind::Bool || ot.size() == 4) return fmt::format("({} {} {})", a(0), op, a(1));
+        return fmt::format("__builtin_convertvector(({} {} {}), mdh_vt<int32_t, N>)", a(0), op, a(1));
+      }
       switch (e.binOp) {
       case hl::BinOp::Add:
       case hl::BinOp::Sub:
       case hl::BinOp::Mul:
         if (t.isFloat()) return fmt::format("({} {} {})", a(0), op, a(1));
         return fmt::format("(({})(({})({}) {} ({})({})))", vt(t), unsignedOf(t), a(0), op, unsignedOf(t), a(1));
-      case hl::BinOp::Lt:
-      case hl::BinOp::Le:
-      case hl::BinOp::Gt:
-      case hl::BinOp::Ge:
-      case hl::BinOp::Eq:
-      case hl::BinOp::Ne: {
-        // A compare yields a mask of its operands' lane size: 32 bits as is.
-        const Type &ot = e.args[0]->type;
-        if (ot.kind == Type::Kind::Bool || ot.size() == 4) return fmt::format("({} {} {})", a(0), op, a(1));
-        return fmt::format("__builtin_convertvector(({} {} {}), mdh_vt<int32_t, N>)", a(0), op, a(1));
-      }
       case hl::BinOp::And: return fmt::format("({} & {})", a(0), a(1));
       case hl::BinOp::Or: return fmt::format("({} | {})", a(0), a(1));
       default: return fmt::format("({} {} {})", a(0), op, a(1)); // float /, integer & | ^

@@ -18,6 +18,8 @@ const char *binOpSpelling(BinOp op) {
   return names[int(op)];
 }
 
+bool isComparison(BinOp op) { return op >= BinOp::Lt && op <= BinOp::Ne; }
+
 const char *unOpSpelling(UnOp op) {
   static const char *names[] = {"-", "!", "~"};
   return names[int(op)];

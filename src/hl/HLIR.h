@@ -34,6 +34,8 @@ enum class BinOp { Add, Sub, Mul, Div, Mod, Shl, Shr, Lt, Le, Gt, Ge, Eq, Ne, Bi
 enum class Builtin { Sqrt, Exp, Log, Abs, Min, Max, Pow, Floor, Ceil, Sin, Cos, Tan, Tanh, Exp2, Log2, Log10, Round, Trunc, Fma };
 const char *builtinName(Builtin b);
 const char *binOpSpelling(BinOp op);
+/// < <= > >= == != (a bool result from operands of any one type).
+bool isComparison(BinOp op);
 const char *unOpSpelling(UnOp op);
 
 struct ScalarFunction;

@@ -312,7 +312,8 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
     return elems;
   };
   // Packing costs a copy of each element; it pays once a panel serves 64 rows
-  // (measured: 16 rows, 0.5x the unpacked default; 1024 rows, 1.4x).
+  // (measured on MatMul: 16 x 1000 x 2048 packed 47 GFLOP/s against 100 for
+  // the best unpacked configuration; 1024^3 packed 138 against 105 unpacked).
   if (N[size_t(rows)] < 64) {
     // Few rows, but rows of B far apart (VGG-16's 16 KiB): each cache block is
     // still copied as a plain tile, so consecutive reduction steps read nearby
