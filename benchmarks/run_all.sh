@@ -147,7 +147,9 @@ for id in ${ids//,/ }; do
       if "${tcmd[@]}" "$file" --entry "$entry" --set "$set" --seconds "$budget" --evaluations 1000000 "${trt[@]+"${trt[@]}"}" \
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
         cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"
-        summary=$(grep '^tune: best' "$W/tune.log" | tail -1)
+        # The side-by-side re-timing's ratio when the tuner confirmed, else its search's.
+        summary=$(grep '^tune: re-timed' "$W/tune.log" | tail -1)
+        [ -n "$summary" ] || summary=$(grep '^tune: best' "$W/tune.log" | tail -1)
         /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" <<'PY'
 import json, sys, datetime, os
 meta, budget, wall, summary, mdhc, ncpu = sys.argv[1:]

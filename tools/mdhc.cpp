@@ -589,6 +589,10 @@ int main(int argc, char **argv) {
   tuneCmd->add_flag("--show", tuneCli.show, "print what the tuning database holds for this instantiation, tune nothing");
   tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)");
   tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)");
+  tuneCmd->add_option("--confirm", tuneCli.opts.confirm,
+                      "re-time the N fastest candidates and the default side by side at the end; the ranking of those rounds "
+                      "picks the result (default 4; 0: the single fastest measurement wins)")
+      ->check(CLI::Range(0, 64));
   tuneCmd->add_option("--realtime", tuneCli.opts.realtimePriority,
                       "time candidates under SCHED_FIFO at this priority (needs the privilege; the tuner and compilers stay normal)")
       ->check(CLI::Range(0, 99));

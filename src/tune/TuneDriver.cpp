@@ -59,12 +59,16 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
       opts.evaluations = std::max(0, opts.evaluations - done);
       opts.seconds = std::max(0.0, opts.seconds - spent);
       if (finished || opts.evaluations == 0 || opts.seconds <= 0) {
-        if (const TuningRecord *b = db.best()) {
-          fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best recorded configuration "
-                             "({:.3f} ms)\n", done, spent, b->median * 1e3);
-          best = b->config;
+        BestRecord b = db.best();
+        if (b && !db.needsConfirmation()) {
+          fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best {} configuration "
+                             "({:.3f} ms)\n", done, spent, b.confirmed ? "confirmed" : "recorded", b.seconds * 1e3);
+          best = b.record->config;
           return 0;
         }
+        // Measurements of an interrupted session were never re-timed: only the confirmation runs.
+        opts.evaluations = 0;
+        opts.seconds = 0;
       }
       fmt::print(stderr, "tune: {} measurements and {:.0f} s recorded; tuning for up to {} more evaluations / {:.0f} s\n", done,
                  spent, opts.evaluations, opts.seconds);
@@ -88,6 +92,10 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     // The summary line keeps the first tuner's format (scripts grep `^tune: best`).
     fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
                r.baseline.seconds * 1e3, r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0, r.history.size(), r.failed);
+    if (r.confirmedBaseline)
+      fmt::print(stderr, "tune: re-timed side by side ({} candidates): best {:.3f} ms, default {:.3f} ms ({:.2f}x)\n",
+                 r.confirmedCandidates, r.best.seconds * 1e3, r.confirmedBaseline->seconds * 1e3,
+                 r.best.seconds > 0 ? r.confirmedBaseline->seconds / r.best.seconds : 0.0);
     fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed from {}\n", stopName(r.stop),
                r.history.size(), r.failed, r.resumed, db.path());
     if (!best) {
@@ -125,6 +133,15 @@ int showTuning(const hl::Program &prog, const DriverOptions &o) {
     for (const auto &r : db.records())
       if (r.ok) sorted.push_back(&r);
     std::sort(sorted.begin(), sorted.end(), [](auto *a, auto *b) { return a->median < b->median; });
+    if (!db.confirmations().empty()) {
+      const ConfirmationRecord &c = db.confirmations().back();
+      fmt::print("latest confirmation: {} candidates re-timed in {} interleaved round(s){}\n", c.entries.size(), c.rounds,
+                 db.needsConfirmation() ? " (later measurements not yet confirmed)" : "");
+      for (const auto &e : c.entries) {
+        const TuningRecord *r = db.find(e.configHash);
+        fmt::print("   {:9.3f} ms  ({} runs) {}\n", e.median * 1e3, e.times.size(), r ? ll::toJson(r->config).dump() : e.configHash);
+      }
+    }
     ll::Config def = ll::defaultConfig(prog, backend.model(), o.tune.threads);
     const TuningRecord *d = db.find(configHash(def));
     if (d && d->ok) fmt::print("default: {:.3f} ms\n", d->median * 1e3);

@@ -27,6 +27,7 @@
 #include "tune/TuningDb.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,12 @@ struct TuneOptions {
   int plateau = 0;               ///< stop after this many evaluations without a 1% improvement (0: never)
   int batch = 8;                 ///< candidates per compile phase
   int repetitions = 5;           ///< timed runs per candidate (median), after one warm-up
+  /// At the end, the fastest `confirm` candidates and the default are re-timed
+  /// in up to `confirmRounds` interleaved rounds (fewer when they would take
+  /// more than a fifth of the budget); the ranking of those rounds picks the
+  /// result.  0: no confirmation (the single fastest measurement wins).
+  int confirm = 4;
+  int confirmRounds = 3;
   /// > 0: measurement children run under SCHED_FIFO at this priority; the
   /// tuner itself and the compilers stay at normal priority (a real-time
   /// parent reaping children could starve kernel workers it waits on).
@@ -69,6 +76,11 @@ struct TuneResult {
   Measurement baseline;          ///< the default configuration, measured this session
   std::vector<Measurement> history; ///< this session's new measurements, in order
   int resumed = 0;               ///< measurements found in the database
+  /// Set when this session confirmed: the default's time in the same rounds
+  /// as `best` (so best/baseline is a side-by-side ratio) and how many
+  /// candidates were re-timed.
+  std::optional<Measurement> confirmedBaseline;
+  int confirmedCandidates = 0;
   int failed = 0;                ///< failed candidates of this session
 };
 

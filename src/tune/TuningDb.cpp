@@ -73,6 +73,32 @@ bool TuningDb::fromJson(const json &j, TuningRecord &r) {
   }
 }
 
+namespace {
+
+json confirmationToJson(const ConfirmationRecord &c) {
+  json entries = json::array();
+  for (const auto &e : c.entries) entries.push_back({{"hash", e.configHash}, {"median_s", e.median}, {"times_s", e.times}});
+  return {{"kind", "confirmation"}, {"entries", entries},   {"rounds", c.rounds},
+          {"cost_s", c.cost},       {"measurements", c.measurements}, {"at", c.at}};
+}
+
+bool confirmationFromJson(const json &j, ConfirmationRecord &c) {
+  try {
+    for (const auto &e : j.at("entries"))
+      c.entries.push_back({e.at("hash").get<std::string>(), e.at("median_s").get<double>(),
+                           e.value("times_s", std::vector<double>{})});
+    c.rounds = j.value("rounds", 0);
+    c.cost = j.value("cost_s", 0.0);
+    c.measurements = j.value("measurements", size_t(0));
+    c.at = j.value("at", 0.0);
+    return true;
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+} // namespace
+
 TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(std::move(key)) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -115,6 +141,10 @@ TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(
       s.budgetEvaluations = j.value("budget_evaluations", 0);
       s.budgetSeconds = j.value("budget_seconds", 0.0);
       sessions_.push_back(s);
+    } else if (kind == "confirmation") {
+      ConfirmationRecord c;
+      if (confirmationFromJson(j, c)) confirmations_.push_back(std::move(c));
+      else ++ignored_;
     }
   }
 }
@@ -129,16 +159,31 @@ const TuningRecord *TuningDb::find(const std::string &configHash) const {
   return nullptr;
 }
 
-const TuningRecord *TuningDb::best() const {
-  const TuningRecord *b = nullptr;
+BestRecord TuningDb::best() const {
+  BestRecord b;
+  if (!confirmations_.empty()) {
+    for (const auto &e : confirmations_.back().entries) {
+      const TuningRecord *r = find(e.configHash);
+      if (r && r->ok && e.median > 0 && (!b || e.median < b.seconds)) b = {r, e.median, true};
+    }
+    if (b) return b;
+  }
   for (const auto &r : records_)
-    if (r.ok && r.median > 0 && (!b || r.median < b->median)) b = &r;
+    if (r.ok && r.median > 0 && (!b || r.median < b.seconds)) b = {&r, r.median, false};
   return b;
+}
+
+bool TuningDb::needsConfirmation() const {
+  size_t ok = 0;
+  for (const auto &r : records_) ok += r.ok;
+  if (ok < 2) return false; // nothing to rank
+  return confirmations_.empty() || confirmations_.back().measurements < records_.size();
 }
 
 double TuningDb::spentSeconds() const {
   double s = 0;
   for (const auto &r : records_) s += r.cost;
+  for (const auto &c : confirmations_) s += c.cost;
   return s;
 }
 
@@ -205,6 +250,11 @@ void TuningDb::appendSession(const SessionRecord &s) {
                  .dump() +
              "\n");
   sessions_.push_back(s);
+}
+
+void TuningDb::appendConfirmation(const ConfirmationRecord &c) {
+  appendLine(confirmationToJson(c).dump() + "\n");
+  confirmations_.push_back(c);
 }
 
 } // namespace mdh::tune

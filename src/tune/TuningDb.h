@@ -5,7 +5,12 @@
  *
  * Location: $MDH_TUNE_DB, else ~/.cache/mdh/tuning (a directory; `--db`
  * overrides).  One JSON-lines file per key, `<key id>.jsonl`: a key line,
- * then one line per measurement (and one per finished session).
+ * then one line per measurement, one per finished session and one per
+ * confirmation (the fastest candidates re-timed side by side).
+ *
+ * The configuration to use is the fastest of the latest confirmation when
+ * one exists: a single measurement on a noisy machine can be lucky, a
+ * ranking from interleaved rounds is much less so.
  *
  * Invariants (crash safety): a record is appended with a single write()
  * and fsync()ed before append() returns, so a finished measurement is
@@ -66,6 +71,30 @@ struct SessionRecord {
   double budgetSeconds = 0;
 };
 
+/// One candidate of a confirmation: every timed run of every round.
+struct ConfirmationEntry {
+  std::string configHash;
+  double median = -1;        ///< seconds; < 0 when it failed on re-timing
+  std::vector<double> times;
+};
+
+/// The fastest candidates (and the default) re-timed in interleaved rounds.
+struct ConfirmationRecord {
+  std::vector<ConfirmationEntry> entries;
+  int rounds = 0;
+  double cost = 0;           ///< tuning seconds it took
+  size_t measurements = 0;   ///< records in the database when it ran (later ones are unconfirmed)
+  double at = 0;
+};
+
+/// The configuration to use and its time.
+struct BestRecord {
+  const TuningRecord *record = nullptr;
+  double seconds = -1;       ///< the confirmed median when `confirmed`, else the record's
+  bool confirmed = false;
+  explicit operator bool() const { return record != nullptr; }
+};
+
 struct DbError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -84,14 +113,19 @@ public:
   const TuningKey &key() const { return key_; }
   const std::vector<TuningRecord> &records() const { return records_; }
   const std::vector<SessionRecord> &sessions() const { return sessions_; }
+  const std::vector<ConfirmationRecord> &confirmations() const { return confirmations_; }
   size_t ignoredLines() const { return ignored_; }
   const TuningRecord *find(const std::string &configHash) const;
-  const TuningRecord *best() const;
+  /// The fastest entry of the latest confirmation, else the fastest record.
+  BestRecord best() const;
+  /// Whether measurements exist that the latest confirmation did not see.
+  bool needsConfirmation() const;
   double spentSeconds() const;
 
   /// Durably appends (see the invariants); throws DbError with a sentence on failure.
   void append(const TuningRecord &r);
   void appendSession(const SessionRecord &s);
+  void appendConfirmation(const ConfirmationRecord &c);
 
   static nlohmann::json toJson(const TuningRecord &r);
   static bool fromJson(const nlohmann::json &j, TuningRecord &r);
@@ -103,6 +137,7 @@ private:
   TuningKey key_;
   std::vector<TuningRecord> records_;
   std::vector<SessionRecord> sessions_;
+  std::vector<ConfirmationRecord> confirmations_;
   size_t ignored_ = 0;
   int fd_ = -1;
 };

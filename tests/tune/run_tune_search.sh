@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Search behaviour: each technique runs; the same seed gives the same
 # candidate sequence; the evaluation, time and plateau budgets stop a run;
-# --report writes a CSV and an SVG plot; --pin keeps pinned fields.
+# --report writes a CSV and an SVG plot; --pin keeps pinned fields; the
+# fastest candidates are re-timed side by side and that ranking decides.
 source "$(dirname "$0")/common.sh"
 for t in random annealing pattern auc; do
   $mdhc tune $PROG $SMALL --technique $t --evaluations 4 --db "$tmp/db-$t" -q -o "$tmp/$t.json" 2>"$tmp/log-$t" ||
@@ -29,4 +30,29 @@ $mdhc tune $PROG $SMALL --pin "$tmp/pin.json" --evaluations 5 --db "$tmp/db-pin"
 n=$(tail -n +2 "$tmp/rp/tuning.csv" | grep -v '"default"' | grep -c 'COR"",""order"":\[[0-9,]*\],""tile"":\[8,32,16\]' || true)
 all=$(tail -n +2 "$tmp/rp/tuning.csv" | grep -vc ',default,' || true)
 [ "$n" -eq "$all" ] || fail "pinned COR tile changed ($n of $all candidates keep it)"
+# Confirmation: the default and at most --confirm others, each timed in every
+# round; the configuration written is the fastest of those rounds.
+$mdhc tune $PROG $SMALL --evaluations 6 --confirm 3 --db "$tmp/db-c" -o "$tmp/c.json" 2>"$tmp/log" || { cat "$tmp/log"; fail "confirm"; }
+k=$(sed -n 's/.*re-timed side by side (\([0-9]*\) candidates).*/\1/p' "$tmp/log")
+[ -n "$k" ] && [ "$k" -ge 2 ] && [ "$k" -le 4 ] || { cat "$tmp/log"; fail "no side-by-side re-timing of 2 to 4 candidates reported"; }
+python3 - "$tmp/db-c" "$tmp/c.json" "$k" <<'PY' || fail "the confirmation does not decide the written configuration"
+import json, sys, glob
+lines = [json.loads(l) for f in glob.glob(sys.argv[1] + "/*.jsonl") for l in open(f)]
+meas = {l["hash"]: l for l in lines if l.get("kind") == "measurement"}
+conf = [l for l in lines if l.get("kind") == "confirmation"]
+assert len(conf) == 1, conf
+entries = conf[0]["entries"]
+k = int(sys.argv[3])
+assert len(entries) == k and len(set(e["hash"] for e in entries)) == k, entries
+ok = sorted((m for m in meas.values() if m["ok"]), key=lambda m: m["median_s"])
+expect = {m["hash"] for m in ok[:3]} | {m["hash"] for m in ok if m["technique"] == "default"}
+assert {e["hash"] for e in entries} == expect, (entries, expect)
+assert any(meas[e["hash"]]["technique"] == "default" for e in entries), "the default is not re-timed"
+rounds = conf[0]["rounds"]
+assert all(len(e["times_s"]) == 5 * rounds for e in entries), (rounds, entries)
+best = min((e for e in entries if e["median_s"] > 0), key=lambda e: e["median_s"])
+assert json.load(open(sys.argv[2])) == meas[best["hash"]]["config"]
+PY
+$mdhc tune $PROG $SMALL --evaluations 4 --confirm 0 --db "$tmp/db-n" -q -o "$tmp/n.json" 2>/dev/null || fail "--confirm 0"
+! grep -q '"kind":"confirmation"' "$tmp"/db-n/*.jsonl || fail "--confirm 0 still re-timed"
 echo "1 passed, 0 failed"

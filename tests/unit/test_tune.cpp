@@ -1,6 +1,7 @@
 // Unit tests of the tuner's pure parts: the search space, the techniques'
 // determinism, the AUC bandit's credit, and the tuning database's crash
-// safety (torn last line, write failure on a full disk) and its key.
+// safety (torn last line, write failure on a full disk), its key, and which
+// configuration it names best once candidates were re-timed side by side.
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "tune/AucBandit.h"
@@ -198,4 +199,47 @@ TEST_CASE("the tuning key names the code generator, so other code is not resumed
   CHECK(kp.toJson().contains("codegen"));
   // Another instantiation emits other code: another key.
   CHECK(tune::tuningKey(*q, {"T=f32,I=100,J=64,K=49"}, backend).codegen != kp.codegen);
+}
+
+TEST_CASE("the latest confirmation picks the best configuration, and later measurements need one") {
+  std::string dir = tempDir();
+  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r;
+  r.ok = true;
+  auto add = [&](tune::TuningDb &db, const std::string &h, int64_t tile, double median) {
+    r.configHash = h;
+    r.config.levels = {{"COR", {tile}, {0}}};
+    r.median = median;
+    db.append(r);
+  };
+  {
+    tune::TuningDb db(dir, key);
+    CHECK_FALSE(db.needsConfirmation()); // nothing measured
+    add(db, "lucky", 1, 0.5);            // one fast sample
+    add(db, "steady", 2, 0.6);
+    CHECK(db.needsConfirmation());
+    CHECK(db.best().record->configHash == "lucky");
+    CHECK_FALSE(db.best().confirmed);
+    tune::ConfirmationRecord c;
+    c.entries = {{"lucky", 0.9, {0.9, 0.8, 1.0}}, {"steady", 0.61, {0.6, 0.61, 0.62}}, {"gone", 0.1, {0.1}}};
+    c.rounds = 3;
+    c.measurements = db.records().size();
+    c.cost = 2;
+    db.appendConfirmation(c);
+  }
+  {
+    tune::TuningDb db(dir, key); // read back from the file
+    REQUIRE(db.confirmations().size() == 1);
+    CHECK(db.confirmations()[0].entries[1].times.size() == 3);
+    CHECK_FALSE(db.needsConfirmation());
+    tune::BestRecord b = db.best(); // "gone" has no measurement: skipped
+    CHECK(b.confirmed);
+    CHECK(b.record->configHash == "steady");
+    CHECK(b.seconds == doctest::Approx(0.61));
+    CHECK(db.spentSeconds() == doctest::Approx(2));
+    add(db, "newer", 3, 0.05); // unconfirmed: does not win yet, but asks for a confirmation
+    CHECK(db.needsConfirmation());
+    CHECK(db.best().record->configHash == "steady");
+  }
+  std::filesystem::remove_all(dir);
 }
