@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <numeric>
+#include <optional>
 
 namespace mdh::codegen {
 namespace {
@@ -247,15 +248,25 @@ template <class T> struct mdh_array {{
   /// layout; with panels, the panel dimension contributes its block (times
   /// the block's size) and its position inside the block, which the caller
   /// may give explicitly (`block`, `within`) when it iterates blocks itself.
-  std::string stagedIndex(const Staged &st, const std::vector<std::string> &rel, const std::string &block = "",
-                          const std::string &within = "") const {
+  /// Element strides of a staged region's dimensions (the panel dimension:
+  /// 1 inside a panel) and, last, the size of one panel block.
+  static std::vector<int64_t> layoutStrides(const Staged &st) {
     const size_t n = st.layout.size();
-    std::vector<int64_t> lstride(n, 1);
+    std::vector<int64_t> lstride(n + 1, 1);
     int64_t acc = st.panel > 0 ? st.panel : 1;
     for (size_t m = st.panel > 0 ? n - 1 : n; m-- > 0;) {
       lstride[size_t(st.layout[m])] = acc;
       acc *= st.maxExt[size_t(st.layout[m])];
     }
+    lstride[n] = acc;
+    return lstride;
+  }
+
+  std::string stagedIndex(const Staged &st, const std::vector<std::string> &rel, const std::string &block = "",
+                          const std::string &within = "") const {
+    const size_t n = st.layout.size();
+    const std::vector<int64_t> lstride = layoutStrides(st);
+    const int64_t acc = lstride[n];
     std::vector<std::string> parts;
     for (size_t k = 0; k < n; ++k) {
       if (st.panel > 0 && k == st.panelDim()) {
@@ -644,11 +655,98 @@ template <class T> struct mdh_array {{
   /// The vector of mdh_lanes elements of buffer b's type.
   std::string lanesOf(const hl::Buffer &b) const { return fmt::format("mdh_vt<{}, mdh_lanes>", cType(b.elem)); }
 
-  /// f applied to the lanes starting at x (x[simdDim] is the first lane).
-  std::string applyVectorF(const std::vector<std::string> &x) const {
-    std::vector<std::string> args;
+  /// Address steps of access `a` per element of the register tile, one per
+  /// dimension (C expressions), when its address inside the tile is the
+  /// address of the tile's first element plus a linear function of the
+  /// element indices; none otherwise.  Then the micro-kernel reads through
+  /// one pointer per access with constant displacements, instead of the
+  /// compiler keeping one pointer per row of the tile (8 rows of A: 8
+  /// registers, spilled once the accumulators take the rest).  With panels,
+  /// the panel dimension is linear only while the tile stays inside one
+  /// panel: its single index dimension moves with coefficient 1, the tile
+  /// extent T divides the panel, and every tile start inside the staging
+  /// level (enclosing tiles, constant offset differences) is a multiple of T.
+  std::optional<std::vector<std::string>> elementSteps(const hl::Buffer &b, const hl::Access &a) const {
+    const int last = lastLevel();
+    std::vector<std::string> memStride;
+    const Staged *st = stagedOf(b);
+    if (!st) {
+      memStride = strides(b);
+    } else {
+      const std::vector<int64_t> lstride = layoutStrides(*st);
+      for (size_t k = 0; k < st->layout.size(); ++k) memStride.push_back(fmt::format("INT64_C({})", lstride[k]));
+      if (st->panel > 0) {
+        const size_t k = st->panelDim();
+        int moving = -1;
+        for (size_t d = 0; d < D; ++d) {
+          int64_t c = a.dims[k].coeff(d);
+          if (c == 0) continue;
+          if (c != 1 || moving >= 0) return std::nullopt;
+          moving = int(d);
+        }
+        if (moving >= 0) {
+          const size_t d = size_t(moving);
+          const int64_t T = tile(last, d);
+          if (st->panel % T != 0) return std::nullopt;
+          for (int l = st->level + 1; l <= last; ++l)
+            if (tile(l, d) % T != 0) return std::nullopt;
+          auto off = a.dims[k].offset.constantValue();
+          if (!off) return std::nullopt;
+          for (const auto &other : st->buffer->accesses) {
+            auto o = other.dims[k].offset.constantValue();
+            if (!o || (*off - *o) % T != 0) return std::nullopt;
+          }
+        }
+      }
+    }
+    std::vector<std::string> steps(D);
+    for (size_t d = 0; d < D; ++d) {
+      std::vector<std::string> terms;
+      for (size_t k = 0; k < a.dims.size(); ++k)
+        if (int64_t c = a.dims[k].coeff(d); c != 0) terms.push_back(c == 1 ? memStride[k] : fmt::format("INT64_C({})*{}", c, memStride[k]));
+      steps[d] = terms.empty() ? "INT64_C(0)" : terms.size() == 1 ? terms[0] : "(" + joined(terms, " + ") + ")";
+    }
+    return steps;
+  }
+
+  /// Element reads of the register tile through per-access base pointers
+  /// (elementSteps()), declared here for the tile starting at `x0`; one
+  /// entry per input access in applyVectorF()'s order ("" where the access
+  /// keeps its full index expression).
+  std::vector<std::string> declareTilePointers(const std::vector<std::string> &x0) {
+    std::vector<std::string> bases;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
+        if (laneStride(b, a) < 0 || !elementSteps(b, a)) {
+          bases.push_back("");
+          continue;
+        }
+        bases.push_back(fmt::format("mdh_p{}", bases.size()));
+        line(fmt::format("const {} *const {} = &{};", cType(b.elem), bases.back(), inputLoad(b, a, x0)));
+      }
+    return bases;
+  }
+
+  /// f applied to the lanes starting at x (x[simdDim] is the first lane);
+  /// with `bases` (declareTilePointers()), reads through the base pointers at
+  /// element offsets `j` (j[simdDim] counts lanes).
+  std::string applyVectorF(const std::vector<std::string> &x, const std::vector<std::string> &bases = {},
+                           const std::vector<std::string> &j = {}) const {
+    std::vector<std::string> args;
+    size_t ai = 0;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        if (idx < bases.size() && !bases[idx].empty()) {
+          auto steps = *elementSteps(b, a);
+          std::vector<std::string> terms;
+          for (size_t d = 0; d < D; ++d)
+            if (steps[d] != "INT64_C(0)") terms.push_back(steps[d] == "INT64_C(1)" ? j[d] : fmt::format("{}*{}", steps[d], j[d]));
+          std::string at = fmt::format("{}[{}]", bases[idx], terms.empty() ? "0" : joined(terms, " + "));
+          args.push_back(laneStride(b, a) == 0 ? fmt::format("mdh_vsplat<{}>({})", lanesOf(b), at)
+                                               : fmt::format("mdh_vload<{}>(&{})", lanesOf(b), at));
+          continue;
+        }
         switch (laneStride(b, a)) {
         case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
         case 1: args.push_back(fmt::format("mdh_vload<{}>(&{})", lanesOf(b), inputLoad(b, a, x))); break;
@@ -750,6 +848,10 @@ template <class T> struct mdh_array {{
       x[d] = fmt::format("({} + j{})", b(last, d), d);
     }
     x[s] = fmt::format("({} + jv*mdh_lanes)", b(last, s));
+    std::vector<std::string> x0(D), jOff = j;
+    for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
+    jOff[s] = "(jv*mdh_lanes)";
+    const std::vector<std::string> bases = declareTilePointers(x0);
     int opened = 0;
     for (int dd : elementOrder()) {
       size_t d = size_t(dd);
@@ -763,7 +865,7 @@ template <class T> struct mdh_array {{
       ++opened;
     }
     std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
-    line(fmt::format("{} = {};", slot, vectorCombine(slot, applyVectorF(x))));
+    line(fmt::format("{} = {};", slot, vectorCombine(slot, applyVectorF(x, bases, jOff))));
     for (int i = 0; i < opened; ++i) close();
   }
 
