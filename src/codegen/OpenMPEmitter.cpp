@@ -580,9 +580,12 @@ template <class T> struct mdh_array {{
     if (accSize <= 1024) line(fmt::format("{} mdh_acc[{}];", E, accSize));
     if (!id.empty()) line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", accSize, id));
     std::string scopeFirst = firstOf(inner);
-    if (vectorTileApplies()) vectorScope(inner, id, scopeFirst);
-    else emitInner(inner, 0, id, scopeFirst);
-    flush(firstOf(outer));
+    if (vectorTileApplies()) {
+      vectorScope(inner, id, scopeFirst, firstOf(outer)); // flushes in each branch
+    } else {
+      emitInner(inner, 0, id, scopeFirst);
+      flush(firstOf(outer));
+    }
     close();
   }
 
@@ -772,7 +775,8 @@ template <class T> struct mdh_array {{
     return idx;
   }
 
-  void vectorScope(const std::vector<Loop> &inner, const std::string &id, const std::string &scopeFirst) {
+  void vectorScope(const std::vector<Loop> &inner, const std::string &id, const std::string &scopeFirst,
+                   const std::string &outerFirst) {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
     std::vector<std::string> full;
@@ -787,11 +791,85 @@ template <class T> struct mdh_array {{
     line("#pragma GCC unroll 64");
     line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", accSize, id));
     vectorInner(inner, 0);
-    vaccToAcc();
+    if (vectorFlushApplies()) {
+      vectorFlush(outerFirst);
+    } else {
+      vaccToAcc();
+      flush(outerFirst);
+    }
     close("} else {");
     ++indent;
     emitInner(inner, 0, id, scopeFirst);
+    flush(outerFirst);
     close();
+  }
+
+  /// Whether the vector accumulators can go to the output with vector loads
+  /// and stores: the vector dimension is not reduced, and the output (its
+  /// single component, or the buffer of partial results) holds consecutive
+  /// cells of it at consecutive addresses.
+  bool vectorFlushApplies() const {
+    const size_t s = size_t(C.simdDim);
+    if (isRed(s)) return false;
+    if (!L.directOutput) {
+      for (size_t d = s + 1; d < D; ++d)
+        if (!isRed(d)) return false;
+      return true;
+    }
+    auto comps = outputComponents();
+    if (comps.size() != 1 || cType(comps[0].first->elem) != E) return false;
+    const hl::Access &a = comps[0].first->accesses[comps[0].second];
+    if (a.dims.empty()) return false;
+    for (size_t k = 0; k < a.dims.size(); ++k)
+      if (a.dims[k].coeff(s) != (k + 1 == a.dims.size() ? 1 : 0)) return false;
+    return true;
+  }
+
+  /// flush() for a full register tile straight from the vector accumulators:
+  /// per vector, a store (first contribution) or a load, the combine of
+  /// vectorCombine() (the output's value on the left, as in flush()) and a
+  /// store.
+  void vectorFlush(const std::string &outerFirst) {
+    const int last = lastLevel();
+    const size_t s = size_t(C.simdDim);
+    std::vector<std::string> j(D, "0"), c(D, "INT64_C(0)");
+    int opened = 0;
+    for (size_t d : accDims()) {
+      if (d == s) {
+        line("#pragma GCC unroll 16");
+        open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
+        c[d] = fmt::format("({} + jv*mdh_lanes)", b(last, d));
+      } else {
+        if (tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+        open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));
+        j[d] = fmt::format("j{}", d);
+        c[d] = fmt::format("({} + j{})", b(last, d), d);
+      }
+      ++opened;
+    }
+    std::string at;
+    if (!L.directOutput) {
+      at = fmt::format("{}[{}]", dst, outLinear(c));
+    } else {
+      auto comps = outputComponents();
+      at = fmt::format("out_{}[{}]", comps[0].first->name, linearIndex(*comps[0].first, comps[0].first->accesses[comps[0].second], c));
+    }
+    line(fmt::format("{} *const mdh_o = &{};", E, at));
+    line(fmt::format("const mdh_vec mdh_v = mdh_vacc[{}];", vaccIndex(j, "jv")));
+    bool anyRed = false;
+    for (size_t d = 0; d < D; ++d) anyRed |= isRed(d);
+    if (!anyRed) {
+      line("std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));");
+    } else {
+      open(fmt::format("if ({})", outerFirst));
+      line("std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));");
+      close("} else {");
+      ++indent;
+      line(fmt::format("const mdh_vec mdh_w = {};", vectorCombine("mdh_vload<mdh_vec>(mdh_o)", "mdh_v")));
+      line("std::memcpy(mdh_o, &mdh_w, sizeof(mdh_vec));");
+      close();
+    }
+    for (int i = 0; i < opened; ++i) close();
   }
 
   void vectorInner(const std::vector<Loop> &inner, size_t k) {
