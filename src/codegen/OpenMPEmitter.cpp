@@ -243,11 +243,6 @@ template <class T> struct mdh_array {{
   };
   std::vector<Staged> staged; ///< stages currently in scope (innermost last)
 
-  /// Index into a staged region from per-dimension offsets `rel` (element k:
-  /// the buffer index minus the region's lo).  Strides are constants of the
-  /// layout; with panels, the panel dimension contributes its block (times
-  /// the block's size) and its position inside the block, which the caller
-  /// may give explicitly (`block`, `within`) when it iterates blocks itself.
   /// Element strides of a staged region's dimensions (the panel dimension:
   /// 1 inside a panel) and, last, the size of one panel block.
   static std::vector<int64_t> layoutStrides(const Staged &st) {
@@ -262,6 +257,11 @@ template <class T> struct mdh_array {{
     return lstride;
   }
 
+  /// Index into a staged region from per-dimension offsets `rel` (element k:
+  /// the buffer index minus the region's lo).  Strides are constants of the
+  /// layout; with panels, the panel dimension contributes its block (times
+  /// the block's size) and its position inside the block, which the caller
+  /// may give explicitly (`block`, `within`) when it iterates blocks itself.
   std::string stagedIndex(const Staged &st, const std::vector<std::string> &rel, const std::string &block = "",
                           const std::string &within = "") const {
     const size_t n = st.layout.size();
