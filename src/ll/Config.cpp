@@ -398,6 +398,14 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   }
   bool prefix = false;
   for (size_t d = 0; d < D; ++d) prefix |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
+  bool anyReduced = false;
+  for (size_t d = 0; d < D; ++d) anyReduced |= isReduced(p, d);
+  // The vector dimension is the only one to share out (a vector-matrix product,
+  // 1 x 1000 x 2048): about two parts per core in whole register tiles, so
+  // that each core streams long pieces of the matrix rows instead of 32
+  // elements of every row (measured: 13 -> 18 GFLOP/s on 1 x 1000 x 2048).
+  if (par >= 0 && par == simd && !isReduced(p, size_t(par)) && anyReduced && !prefix)
+    cor.tile[par] = std::min(N[par], ((N[par] + 2 * cores - 1) / (2 * cores) + 2 * lanes - 1) / (2 * lanes) * (2 * lanes));
 
   // Orders: non-reduced dims outside (the vector dim last among them),
   // reduced dims innermost so that accumulators live across them.
@@ -410,8 +418,6 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   cor.order = order;
   c.levels.push_back(cor);
   if (prefix) return c; // scans: one level; the scan pass does the rest
-  bool anyReduced = false;
-  for (size_t d = 0; d < D; ++d) anyReduced |= isReduced(p, d);
   if (!anyReduced) {
     // Maps and stencils stream: no cache blocking, one vector row per tile.
     LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
@@ -448,6 +454,13 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   if (second >= 0 && simd >= 0 && (!isReduced(p, size_t(simd)) || laneAccumulators)) {
     int64_t rows = l2.tile[second] % 8 == 0 || l2.tile[second] % 6 != 0 ? 8 : 6;
     rm.tile[second] = std::min<int64_t>(l2.tile[second], rows);
+  }
+  // No second dimension for rows: 8 vectors along the vector dimension keep
+  // 8 independent accumulators (FMA latency x ports) instead of 2, in
+  // 16-vector cache blocks (measured with the two-parts-per-core cut above).
+  if (second < 0 && simd >= 0 && !isReduced(p, size_t(simd))) {
+    l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], lanes * 16);
+    rm.tile[size_t(simd)] = std::min<int64_t>(l2.tile[size_t(simd)], lanes * 8);
   }
   // RM order: reductions innermost, so that the accumulation scope spans
   // them (the emitter moves the vector dimension innermost in the element loops).

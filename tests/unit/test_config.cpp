@@ -1,7 +1,8 @@
 // Unit tests of low-level configurations: panel-packed stages (JSON round
 // trip, validation, region sizes) and the default heuristic's matrix-product
 // case (packed panels with enough rows, none with few unless B's rows are far
-// apart, and enough core parts for a skinny product).
+// apart, and enough core parts for a skinny product; a single-row product's
+// parts and register tile).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -108,4 +109,24 @@ TEST_CASE("the default packs B into panels for a product with many rows, not for
     CHECK(b->panel == 0);
     CHECK(c.levels[1].order == std::vector<int>{0, 2, 1}); // rows, reduction, vector dimension
   }
+}
+
+TEST_CASE("the default gives a single-row product two parts per core and 8-vector register tiles") {
+  ll::AsmModel m = ll::openmpModel();
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=1,J=1000,K=2048");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(c, *p, m).empty());
+  CHECK(c.simdDim == 1);
+  // 1000 columns / 4 parts = 250, rounded up to whole 32-column tiles.
+  CHECK(c.levels[0].tile == std::vector<int64_t>{1, 256, 2048});
+  REQUIRE(c.levels.size() == 3);
+  CHECK(c.levels[1].tile[1] == 256);
+  CHECK(c.levels[2].tile[1] == 128); // 8 vectors of 16 lanes: 8 independent accumulators
+  // f64: 8 lanes, so 64 columns in the register tile.
+  Compilation comp64;
+  auto q = matmul(comp64, "T=f64,I=1,J=1000,K=2048");
+  ll::Config d = ll::defaultConfig(*q, m, 2);
+  CHECK(ll::validate(d, *q, m).empty());
+  CHECK(d.levels[2].tile[1] == 64);
 }
