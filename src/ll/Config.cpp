@@ -386,11 +386,32 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
       if (N[d] > 1 && (par < 0 || N[d] > N[par])) par = int(d);
   // 16 parts per core balance well without making tiles too thin.
   if (par >= 0) cor.tile[par] = std::max<int64_t>(std::min<int64_t>(N[par], 16), (N[par] + 31) / 32);
+  const int cores = coreCount(m, threads);
+  auto partCount = [&] {
+    int64_t parts = 1;
+    for (size_t d = 0; d < D; ++d) parts *= (N[d] + cor.tile[d] - 1) / cor.tile[d];
+    return parts;
+  };
+  // Fewer than two parts per core, but more dimensions to share out (a tensor
+  // contraction with 16 along each of six output dimensions: one part, so one
+  // core did all the work): cut the next largest non-reduced dimensions too
+  // (not the vector dimension: the skinny rule below cuts it in whole tiles).
+  if (par >= 0 && !isReduced(p, size_t(par)))
+    for (bool more = true; more && partCount() < 2 * cores;) {
+      int next = -1;
+      for (size_t d = 0; d < D; ++d)
+        if (!isReduced(p, d) && int(d) != simd && int(d) != par && cor.tile[d] == N[d] && N[d] > 1 && (next < 0 || N[d] > N[next]))
+          next = int(d);
+      more = next >= 0;
+      if (more) {
+        int64_t want = (2 * cores + partCount() - 1) / partCount();
+        cor.tile[size_t(next)] = (N[size_t(next)] + want - 1) / want;
+      }
+    }
   // Too few parts for the cores (a skinny matrix product, 16 x 1000 x 2048):
   // also cut the vector dimension, in whole register tiles.
-  const int cores = coreCount(m, threads);
   if (par >= 0 && simd >= 0 && par != simd && !isReduced(p, size_t(simd))) {
-    int64_t parts = (N[par] + cor.tile[par] - 1) / cor.tile[par];
+    int64_t parts = partCount();
     int64_t colParts = (2 * cores + parts - 1) / parts;
     const int64_t width = 2 * lanes; // the register tile along the vector dimension
     if (parts < cores && N[simd] >= 2 * width)

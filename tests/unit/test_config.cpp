@@ -2,7 +2,8 @@
 // trip, validation, region sizes) and the default heuristic's matrix-product
 // case (packed panels with enough rows, none with few unless B's rows are far
 // apart, and enough core parts for a skinny product; a single-row product's
-// parts and register tile).
+// parts and register tile; more than one dimension cut for a contraction
+// whose every dimension is small).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -129,4 +130,22 @@ TEST_CASE("the default gives a single-row product two parts per core and 8-vecto
   ll::Config d = ll::defaultConfig(*q, m, 2);
   CHECK(ll::validate(d, *q, m).empty());
   CHECK(d.levels[2].tile[1] == 64);
+}
+
+TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
+  ll::AsmModel m = ll::openmpModel();
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", "ccsdt_ijma_mkbc",
+                                        "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=16,NM=24");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(c, *p, m).empty());
+  const std::vector<int64_t> n = ll::concreteSizes(*p);
+  int64_t parts = 1, cutDims = 0;
+  for (size_t d = 0; d < n.size(); ++d) {
+    parts *= (n[d] + c.levels[0].tile[d] - 1) / c.levels[0].tile[d];
+    cutDims += c.levels[0].tile[d] < n[d];
+  }
+  CHECK(parts >= 4); // two per core (it was one part: one core did everything)
+  CHECK(cutDims == 1);
+  CHECK(c.levels[0].tile[size_t(c.simdDim)] == n[size_t(c.simdDim)]); // the vector dimension stays whole
 }
