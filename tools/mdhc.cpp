@@ -3,6 +3,7 @@
 #include "ast/Printer.h"
 #include "driver/CliSupport.h"
 #include "driver/Compilation.h"
+#include "codegen/CNames.h"
 #include "codegen/OpenMPEmitter.h"
 #include "data/AtomicFiles.h"
 #include "data/BufferFiles.h"
@@ -264,6 +265,11 @@ std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
+  if (!name.empty() && (codegen::isReservedSymbol(name) && name.rfind("mdh_", 0) != 0)) {
+    fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word or a name of the C, math, OpenMP, OpenCL or CUDA "
+                       "libraries the generated code uses; choose another symbol (e.g. --name {0}_kernel)\n", name);
+    return 1;
+  }
   Compilation comp(optionsFor(c));
   int rc = 0;
   auto prog = instantiateEntry(comp, c, entry, sets, rc);
@@ -271,6 +277,9 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
   if (!cfg) return 1;
   ll::Lowered lowered = ll::lower(*prog, *cfg);
+  if (name.empty() && codegen::defaultSymbol(*prog) != prog->instanceName && !c.quiet)
+    fmt::print(stderr, "note: `{}` is a reserved word or a library name in the generated code; the entry symbol is `{}` "
+                       "(choose another with --name)\n", prog->instanceName, codegen::defaultSymbol(*prog));
   auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered, name)
                 : backend == "cuda" ? codegen::emitCuda(lowered, name)
                                     : codegen::emitOpenMP(lowered, name);

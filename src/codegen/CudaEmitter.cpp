@@ -4,6 +4,7 @@
  * Kernels that need more than 48 KiB of shared memory opt in with
  * cudaFuncSetAttribute (sm_80: up to 163 KiB, sm_90: 227 KiB).
  */
+#include "codegen/CNames.h"
 #include "codegen/GpuEmitters.h"
 
 #include "codegen/GpuKernelWriter.h"
@@ -150,7 +151,7 @@ EmittedKernel emitCuda(const std::vector<GpuUnit> &batch) {
 }
 
 EmittedKernel emitCuda(const ll::Lowered &l, const std::string &name) {
-  return emitCuda({GpuUnit{&l, name.empty() ? l.program->instanceName : name}});
+  return emitCuda({GpuUnit{&l, name.empty() ? defaultSymbol(*l.program) : name}});
 }
 
 } // namespace mdh::codegen

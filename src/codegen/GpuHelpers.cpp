@@ -9,6 +9,7 @@
  * -0 < +0); only the casts and record constructors the program uses are
  * emitted.  MDH_FN and MDH_STATIC_ASSERT come from the dialect prelude.
  */
+#include "codegen/CNames.h"
 #include "codegen/ScalarC.h"
 
 #include <fmt/format.h>
@@ -164,7 +165,7 @@ std::string emitGpuHelpers(const hl::Program &p) {
     if (t.kind == Type::Kind::Record) {
       for (size_t i = 0; i < t.record->fields.size(); ++i) {
         params.push_back(fmt::format("{} a{}", cType(t.record->fields[i].type), i));
-        sets.push_back(fmt::format("r.{} = a{};", t.record->fields[i].name, i));
+        sets.push_back(fmt::format("r.{} = a{};", cMember(t.record->fields[i].name), i));
       }
     } else {
       for (size_t i = 0; i < t.elems.size(); ++i) {

@@ -3,6 +3,7 @@
  * program built at run time, a per-process cache of built programs, the
  * entries on device buffers and on host pointers.
  */
+#include "codegen/CNames.h"
 #include "codegen/GpuEmitters.h"
 
 #include "codegen/GpuKernelWriter.h"
@@ -301,7 +302,7 @@ EmittedKernel emitOpenCL(const std::vector<GpuUnit> &batch, int64_t maxGroupSize
 }
 
 EmittedKernel emitOpenCL(const ll::Lowered &l, const std::string &name) {
-  return emitOpenCL({GpuUnit{&l, name.empty() ? l.program->instanceName : name}});
+  return emitOpenCL({GpuUnit{&l, name.empty() ? defaultSymbol(*l.program) : name}});
 }
 
 } // namespace mdh::codegen

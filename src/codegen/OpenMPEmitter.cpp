@@ -16,6 +16,7 @@
  */
 #include "codegen/OpenMPEmitter.h"
 
+#include "codegen/CNames.h"
 #include "codegen/ScalarC.h"
 #include "codegen/VectorC.h"
 
@@ -46,7 +47,7 @@ std::string polyC(const SizePoly &p) {
 class Emitter {
 public:
   Emitter(const Lowered &l, std::string name) : L(l), P(*l.program), C(l.config), name(std::move(name)) {
-    if (this->name.empty()) this->name = P.instanceName;
+    if (this->name.empty()) this->name = defaultSymbol(P);
   }
 
   EmittedKernel run() {

@@ -3,6 +3,8 @@
  */
 #include "codegen/ScalarC.h"
 
+#include "codegen/CNames.h"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <functional>
@@ -13,7 +15,7 @@ namespace mdh::codegen {
 std::string cType(const Type &t) {
   switch (t.kind) {
   case Type::Kind::Tuple: return "mdh_" + mangle(t);
-  case Type::Kind::Record: return t.record->name;
+  case Type::Kind::Record: return cMember(t.record->name);
   default: return t.cName();
   }
 }
@@ -152,7 +154,7 @@ private:
     }
     case hl::SExpr::Kind::Field: {
       const Type &bt = e.args[0]->type;
-      if (bt.kind == Type::Kind::Record) return fmt::format("{}.{}", a(0), bt.record->fields[e.field].name);
+      if (bt.kind == Type::Kind::Record) return fmt::format("{}.{}", a(0), cMember(bt.record->fields[e.field].name));
       return fmt::format("{}._{}", a(0), e.field);
     }
     }
@@ -188,16 +190,16 @@ std::string emitTypeDecls(const hl::Program &p, const Dialect &d) {
       // typedef'd structs: valid C (OpenCL C) and C++ (CUDA); same layout as the host's.
       out += fmt::format("typedef struct {0} {{\n", cType(t));
       if (t.kind == Type::Kind::Record)
-        for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), f.name);
+        for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), cMember(f.name));
       else
         for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
       out += fmt::format("}} {0};\nMDH_STATIC_ASSERT(sizeof({0}) == {1}, \"record layout\");\n", cType(t), t.size());
       continue;
     }
     if (t.kind == Type::Kind::Record) {
-      out += fmt::format("struct {} {{\n", t.record->name);
-      for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), f.name);
-      out += fmt::format("}};\nstatic_assert(sizeof({}) == {}, \"record layout\");\n", t.record->name, t.record->size);
+      out += fmt::format("struct {} {{\n", cType(t));
+      for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), cMember(f.name));
+      out += fmt::format("}};\nstatic_assert(sizeof({}) == {}, \"record layout\");\n", cType(t), t.record->size);
     } else {
       out += fmt::format("struct {} {{\n", cType(t));
       for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
