@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -265,6 +266,17 @@ std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
+  auto isIdentifier = [](const std::string &n) {
+    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+    for (char ch : n)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_') return false;
+    return true;
+  };
+  if (!name.empty() && !isIdentifier(name)) {
+    fmt::print(stderr, "error: --name `{}` is not a C identifier (letters, digits and `_`, not starting with a digit); it "
+                       "names the entry symbol and the files\n", name);
+    return 1;
+  }
   if (!name.empty() && (codegen::isReservedSymbol(name) && name.rfind("mdh_", 0) != 0)) {
     fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word or a name of the C, math, OpenMP, OpenCL or CUDA "
                        "libraries the generated code uses; choose another symbol (e.g. --name {0}_kernel)\n", name);

@@ -8,6 +8,7 @@
  */
 #include "ast/Printer.h"
 
+#include <cctype>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -107,7 +108,12 @@ std::string printExpr(const Expr &e) {
     for (const auto &x : e.operands) a.push_back(printExpr(*x));
     return fmt::format("{}({})", e.name.name, fmt::join(a, ", "));
   }
-  case Expr::Kind::Field: return fmt::format("{}.{}", wrap(*e.operands[0], exprPrec(*e.operands[0]) < 13), e.name.name);
+  case Expr::Kind::Field: {
+    // `t.1.0` would lex as `t` `.` `1.0` (a float): a tuple index on a tuple index keeps its parentheses.
+    const Expr &base = *e.operands[0];
+    bool numericBase = base.kind == Expr::Kind::Field && !base.name.name.empty() && std::isdigit(static_cast<unsigned char>(base.name.name[0]));
+    return fmt::format("{}.{}", wrap(base, exprPrec(base) < 13 || numericBase), e.name.name);
+  }
   case Expr::Kind::Tuple: {
     std::vector<std::string> a;
     for (const auto &x : e.operands) a.push_back(printExpr(*x));

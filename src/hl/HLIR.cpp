@@ -200,6 +200,9 @@ std::string exprStr(const SExpr &e, const ScalarFunction &f) {
   }
   case SExpr::Kind::Field:
     if (e.args[0]->type.kind == Type::Kind::Record) return fmt::format("{}.{}", arg(0), e.args[0]->type.record->fields[e.field].name);
+    // `t.1.0` would read back as `t` `.` `1.0`: a tuple index on a tuple index keeps parentheses.
+    if (e.args[0]->kind == SExpr::Kind::Field && e.args[0]->args[0]->type.kind != Type::Kind::Record)
+      return fmt::format("({}).{}", arg(0), e.field);
     return fmt::format("{}.{}", arg(0), e.field);
   }
   return "?";
