@@ -655,6 +655,18 @@ private:
                 "scalar functions cannot be recursive; use a loop-free formulation");
         return errorExpr(e.range);
       }
+    // Callees are checked depth-first, on the stack: a bound keeps a very long
+    // chain of calls from overflowing it (3000 calls did, on an 8 MiB stack).
+    if (I.fnStack.size() >= Sema::Impl::kMaxCallDepth) {
+      // Once: every function of the chain would report it again.
+      if (I.callDepthReported) return errorExpr(e.range);
+      I.callDepthReported = true;
+      I.error("E0335", e.range,
+              fmt::format("calls nested more than {} functions deep (`{}` calls `{}` at depth {})", Sema::Impl::kMaxCallDepth,
+                          I.fnStack.back()->name.name, callee.name.name, I.fnStack.size() + 1),
+              "merge some of the functions in the chain, or compute intermediate values with `let` in one function");
+      return errorExpr(e.range);
+    }
     Env calleeEnv = I.genericEnv(callee);
     std::vector<SExprPtr> args(e.operands.size());
     std::vector<Type> types(e.operands.size());

@@ -148,6 +148,16 @@ std::shared_ptr<RecordInfo> Sema::Impl::recordInfo(const std::string &name, Sour
           "records are stored by value; a record cannot contain itself directly or indirectly");
     return nullptr;
   }
+  // Field types are resolved depth-first, on the stack: a bound keeps a very
+  // deep nesting of records from overflowing it (20000 levels did).
+  if (recordsInProgress.size() >= kMaxRecordDepth) {
+    if (!recordDepthReported)
+      error("E0223", use, fmt::format("records nested more than {} levels deep (`{}` inside a record inside ... inside a record)",
+                                      kMaxRecordDepth, name),
+            "flatten the innermost records into their containers' fields");
+    recordDepthReported = true;
+    return nullptr;
+  }
   recordsInProgress.insert(name);
   auto info = std::make_shared<RecordInfo>();
   info->name = name;

@@ -82,6 +82,13 @@ struct Sema::Impl {
   bool unify(const ast::TypeRef &pattern, const Type &actual, const ast::FnDecl &fn,
              std::map<std::string, Type> &bound, const Env &declEnv);
   std::vector<const ast::FnDecl *> fnStack; ///< recursion detection
+  /// Deepest chain of user-function calls checked (each level is a nested
+  /// FnChecker on the stack; see E0335).
+  static constexpr size_t kMaxCallDepth = 512;
+  bool callDepthReported = false;
+  /// Deepest nesting of record types resolved (see E0223).
+  static constexpr size_t kMaxRecordDepth = 256;
+  bool recordDepthReported = false;
 
   // ---- combine operators (Instantiate.cpp) -------------------------------------------------------
   /// E0301/E0503 for the name of a Named OpRef that is not a function.
