@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <functional>
+#include <map>
 #include <set>
 
 namespace mdh::codegen {
@@ -25,11 +26,32 @@ bool castVectorizable(const Type &from, const Type &to) {
   return from.isNumeric() && to.isNumeric() && !(from.isFloat() && to.isInteger());
 }
 
-bool exprVectorizable(const hl::SExpr &e) {
+/// Whether functions can be written lane-wise; each callee is judged once
+/// (a function that calls a helper twice, which calls its helper twice, ...
+/// made the uncached walk exponential: 8.6 s at 26 levels).
+class VectorizableCheck {
+public:
+  bool function(const hl::ScalarFunction &f) {
+    if (auto it = memo_.find(&f); it != memo_.end()) return it->second;
+    bool ok = f.result.isNumeric();
+    for (size_t i = 0; ok && i < f.localTypes.size(); ++i) {
+      const Type &t = f.localTypes[i];
+      // Parameters come from buffers: numeric lanes only (a bool buffer is not a mask).
+      if (i < f.numParams ? !t.isNumeric() : !laneType(t)) ok = false;
+    }
+    for (size_t i = 0; ok && i < f.body.size(); ++i) ok = stmt(*f.body[i]);
+    memo_[&f] = ok;
+    return ok;
+  }
+
+private:
+  std::map<const hl::ScalarFunction *, bool> memo_;
+
+  bool expr(const hl::SExpr &e) {
   if (!laneType(e.type)) return false;
   auto args = [&] {
     for (const auto &a : e.args)
-      if (!exprVectorizable(*a)) return false;
+      if (!expr(*a)) return false;
     return true;
   };
   switch (e.kind) {
@@ -58,23 +80,24 @@ bool exprVectorizable(const hl::SExpr &e) {
     }
   case hl::SExpr::Kind::Cond: return e.args[0]->type.kind == Type::Kind::Bool && args();
   case hl::SExpr::Kind::Cast: return castVectorizable(e.args[0]->type, e.type) && args();
-  case hl::SExpr::Kind::Call: return e.callee && isVectorizable(*e.callee) && args();
+  case hl::SExpr::Kind::Call: return e.callee && function(*e.callee) && args();
   default: return false;
   }
 }
 
-bool stmtVectorizable(const hl::SStmt &s) {
+  bool stmt(const hl::SStmt &s) {
   switch (s.kind) {
   case hl::SStmt::Kind::Assign:
-  case hl::SStmt::Kind::Return: return s.value && exprVectorizable(*s.value);
+  case hl::SStmt::Kind::Return: return s.value && expr(*s.value);
   case hl::SStmt::Kind::Block:
     for (const auto &c : s.thenBody)
-      if (!stmtVectorizable(*c)) return false;
+      if (!stmt(*c)) return false;
     return true;
   case hl::SStmt::Kind::If: return false; // lanes would diverge
   }
   return false;
 }
+};
 
 /// The lane vector of a type (bool: a 32-bit mask).
 std::string vt(const Type &t) { return t.kind == Type::Kind::Bool ? "mdh_vt<int32_t, N>" : fmt::format("mdh_vt<{}, N>", t.cName()); }
@@ -181,17 +204,7 @@ private:
 
 } // namespace
 
-bool isVectorizable(const hl::ScalarFunction &f) {
-  if (!f.result.isNumeric()) return false;
-  for (size_t i = 0; i < f.localTypes.size(); ++i) {
-    const Type &t = f.localTypes[i];
-    // Parameters come from buffers: numeric lanes only (a bool buffer is not a mask).
-    if (i < f.numParams ? !t.isNumeric() : !laneType(t)) return false;
-  }
-  for (const auto &s : f.body)
-    if (!stmtVectorizable(*s)) return false;
-  return true;
-}
+bool isVectorizable(const hl::ScalarFunction &f) { return VectorizableCheck().function(f); }
 
 std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + f.name; }
 
@@ -219,8 +232,9 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
     if (s.value) visitExpr(*s.value);
     for (const auto &t : s.thenBody) visitStmt(*t);
   };
+  VectorizableCheck vectorizable;
   visit = [&](const hl::ScalarFunction &f) {
-    if (done.count(&f) || !isVectorizable(f)) return;
+    if (done.count(&f) || !vectorizable.function(f)) return;
     done.insert(&f);
     for (const auto &s : f.body) visitStmt(*s);
     order.push_back(&f);
