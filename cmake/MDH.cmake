@@ -7,18 +7,21 @@
 #     ENTRY    matvec                          # the mdh declaration
 #     SET      T=f32,I=1024,K=512              # meta-parameters (* = run time)
 #     [CONFIG  tuned.json]                     # low-level configuration
+#     [STRICT_FP]                              # no FMA contraction (also when
+#                                              # CONFIG says "strict_fp": true)
 #     [THREADS 0]  [INCLUDE dir ...])
 #   target_link_libraries(app PRIVATE matvec_f32)   # then #include "matvec_f32.h"
 #
 # The generated source is rebuilt when the .mdh file or the configuration
-# changes; it needs only a C++17 compiler with OpenMP at build time.
+# changes; it needs only a C++17 compiler with OpenMP at build time (and
+# CMake >= 3.19, which reads the configuration's "strict_fp").
 if(NOT MDHC)
   find_program(MDHC mdhc HINTS ${CMAKE_CURRENT_LIST_DIR}/../build/tools)
 endif()
 find_package(OpenMP REQUIRED)
 
 function(mdh_add_library target)
-  cmake_parse_arguments(ARG "" "SOURCE;ENTRY;SET;CONFIG;THREADS" "INCLUDE" ${ARGN})
+  cmake_parse_arguments(ARG "STRICT_FP" "SOURCE;ENTRY;SET;CONFIG;THREADS" "INCLUDE" ${ARGN})
   if(NOT ARG_SOURCE OR NOT ARG_ENTRY)
     message(FATAL_ERROR "mdh_add_library(${target}): SOURCE and ENTRY are required")
   endif()
@@ -29,10 +32,25 @@ function(mdh_add_library target)
   if(ARG_SET)
     list(APPEND args --set ${ARG_SET})
   endif()
+  set(strict ${ARG_STRICT_FP})
   if(ARG_CONFIG)
     get_filename_component(cfg ${ARG_CONFIG} ABSOLUTE)
     list(APPEND args --config ${cfg})
     list(APPEND deps ${cfg})
+    # The code is compiled with the flags the configuration asks for: a strict
+    # configuration must not be contracted into FMAs by the C++ compiler.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${cfg})
+    file(READ ${cfg} cfg_text)
+    string(JSON cfg_strict ERROR_VARIABLE cfg_err GET "${cfg_text}" strict_fp)
+    if(NOT cfg_err AND cfg_strict)
+      set(strict ON)
+    endif()
+  endif()
+  if(strict)
+    list(APPEND args --strict-fp)
+    set(contract -ffp-contract=off)
+  else()
+    set(contract -ffp-contract=fast)
   endif()
   if(ARG_THREADS)
     list(APPEND args --threads ${ARG_THREADS})
@@ -49,6 +67,6 @@ function(mdh_add_library target)
   add_library(${target} STATIC ${dir}/${target}.cpp)
   target_include_directories(${target} PUBLIC ${dir})
   target_compile_features(${target} PUBLIC cxx_std_17)
-  target_compile_options(${target} PRIVATE -O3 -march=native -ffp-contract=fast)
+  target_compile_options(${target} PRIVATE -O3 -march=native ${contract})
   target_link_libraries(${target} PUBLIC OpenMP::OpenMP_CXX)
 endfunction()
