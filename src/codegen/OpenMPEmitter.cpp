@@ -198,6 +198,16 @@ template <class T> struct mdh_array {{
     return fmt::format("{}{{{}}}", E, fmt::join(parts, ", "));
   }
 
+  /// loadOut() as an operand of a combine: an output of several components
+  /// is read into the local `var` first, because a component-wise combine
+  /// names its operand once per component (200 outputs: 200 x 200 loads).
+  std::string loadOperand(const std::vector<std::string> &c, const std::string &temp, const std::string &var) {
+    std::string v = loadOut(c, temp);
+    if (!L.directOutput || outputComponents().size() == 1) return v;
+    line(fmt::format("const {} {} = {};", E, var, v));
+    return var;
+  }
+
   void storeOut(const std::vector<std::string> &c, const std::string &v, const std::string &temp) {
     if (!L.directOutput) {
       line(fmt::format("{}[{}] = {};", temp, outLinear(c), v));
@@ -1042,8 +1052,13 @@ template <class T> struct mdh_array {{
     std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
     if (!L.op) {
       line(fmt::format("{} = {};", slot, v)); // no reduction: every cell is written once
-    } else if (!id.empty()) {
+    } else if (!id.empty() && P.f->result.isPrimitive()) {
       line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, v)));
+    } else if (!id.empty()) {
+      // A tuple's component-wise combine names its operand once per component:
+      // f is evaluated once (200 outputs were 200 calls of f per element).
+      line(fmt::format("const {} mdh_f = {};", E, v));
+      line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, "mdh_f")));
     } else {
       std::vector<std::string> conds = {scopeFirst};
       for (size_t d = 0; d < D; ++d)
@@ -1090,7 +1105,7 @@ template <class T> struct mdh_array {{
       storeOut(c, "mdh_v", dst);
       close("} else {");
       ++indent;
-      storeOut(c, applyBinary(*L.op, loadOut(c, dst), "mdh_v"), dst);
+      storeOut(c, applyBinary(*L.op, loadOperand(c, dst, "mdh_old"), "mdh_v"), dst);
       close();
     }
     for (int i = 0; i < opened; ++i) close();
@@ -1117,7 +1132,10 @@ template <class T> struct mdh_array {{
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
     open(fmt::format("for (int64_t c{} = 1; c{} < {}; ++c{})", d, d, N(d), d));
-    storeOut(c, applyBinary(*L.op, loadOut(cprev, temp), loadOut(c, temp)), temp);
+    {
+      const std::string prev = loadOperand(cprev, temp, "mdh_prev"), cur = loadOperand(c, temp, "mdh_cur");
+      storeOut(c, applyBinary(*L.op, prev, cur), temp);
+    }
     close();
     close();
     close("} else {");
@@ -1132,7 +1150,10 @@ template <class T> struct mdh_array {{
     line("const int64_t t = omp_get_thread_num();");
     line(fmt::format("const int64_t lo = t * mdh_block, hi = std::min<int64_t>({}, lo + mdh_block);", N(d)));
     open(fmt::format("for (int64_t c{} = lo + 1; c{} < hi; ++c{})", d, d, d));
-    storeOut(c, applyBinary(*L.op, loadOut(cprev, temp), loadOut(c, temp)), temp);
+    {
+      const std::string prev = loadOperand(cprev, temp, "mdh_prev"), cur = loadOperand(c, temp, "mdh_cur");
+      storeOut(c, applyBinary(*L.op, prev, cur), temp);
+    }
     close();
     line("#pragma omp barrier");
     line("#pragma omp single");

@@ -196,6 +196,13 @@ std::string emitTypeDecls(const hl::Program &p, const Dialect &d) {
       out += fmt::format("}} {0};\nMDH_STATIC_ASSERT(sizeof({0}) == {1}, \"record layout\");\n", cType(t), t.size());
       continue;
     }
+    // Guarded, so that the headers of several generated kernels sharing a
+    // type can be included in one source file.  A record's guard names its
+    // fields too: another record of the same name is still a redefinition.
+    std::string guard = "MDH_TYPE_" + cType(t);
+    if (t.kind == Type::Kind::Record)
+      for (const auto &f : t.record->fields) guard += "_" + mangle(f.type) + "_" + cMember(f.name);
+    out += fmt::format("#ifndef {0}\n#define {0}\n", guard);
     if (t.kind == Type::Kind::Record) {
       out += fmt::format("struct {} {{\n", cType(t));
       for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), cMember(f.name));
@@ -205,6 +212,7 @@ std::string emitTypeDecls(const hl::Program &p, const Dialect &d) {
       for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
       out += "};\n";
     }
+    out += "#endif\n";
   }
   return out;
 }
