@@ -333,6 +333,14 @@ template <class T> struct mdh_array {{
 
   void canonical() {
     if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
+    int prefixDims = 0, p = -1;
+    for (size_t d = 0; d < D; ++d)
+      if (P.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) ++prefixDims, p = int(d);
+    if (prefixDims == 1) {
+      canonicalScan(size_t(p));
+      if (!L.directOutput) scatter("mdh_tmp.data()");
+      return;
+    }
     line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
     open("for (int64_t q = 0; q < mdh_cells; ++q)");
     decodeOutCell("q", "c");
@@ -342,6 +350,69 @@ template <class T> struct mdh_array {{
     storeOut(outCoords("c"), "v0", "mdh_tmp.data()");
     close();
     if (!L.directOutput) scatter("mdh_tmp.data()");
+  }
+
+  /// The canonical strategy with one prefix-sum dimension p: each line of
+  /// output cells along p runs sequentially and carries the prefix, one
+  /// value per index combination of the point-wise dimensions before p, so
+  /// that a cell costs one combine instead of a fold over all earlier
+  /// elements (O(N) instead of O(N^2); 200000 elements took 25 s).  Every
+  /// carried value is the left fold in ascending order that fold() computes,
+  /// so the bits are the same.
+  void canonicalScan(size_t p) {
+    std::vector<size_t> outerPw;
+    for (size_t d = 0; d < p; ++d)
+      if (P.ops[d].kind != hl::CombineOperator::Kind::Concat) outerPw.push_back(d);
+    std::string carries = "INT64_C(1)";
+    for (size_t d : outerPw) carries += "*" + N(d);
+    line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
+    line("#pragma omp parallel num_threads(mdh_threads)");
+    open("");
+    line(fmt::format("mdh_array<{}> mdh_carry(static_cast<size_t>({}));", E, carries));
+    line("#pragma omp for schedule(static)");
+    open("for (int64_t mdh_line = 0; mdh_line < mdh_lines; ++mdh_line)");
+    line("int64_t mdh_rem = mdh_line;");
+    for (size_t d = D; d-- > 0;) {
+      if (isRed(d) || d == p) continue;
+      line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", d, N(d), N(d)));
+    }
+    line("(void)mdh_rem;");
+    open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+    std::vector<std::string> x(D);
+    for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
+    std::string k = "0";
+    for (size_t d : outerPw) k = k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d);
+    foldWithCarry(0, x, p, k);
+    storeOut(outCoords("c"), "v0", "mdh_tmp.data()");
+    close();
+    close();
+    close();
+  }
+
+  /// fold() with dimension p taken from the carry: v<p> = the carried prefix
+  /// up to c<p>, extended by this element's inner fold.
+  void foldWithCarry(size_t d, const std::vector<std::string> &x, size_t p, const std::string &k) {
+    if (d != p) {
+      if (d == D) return;
+      const auto &op = P.ops[d];
+      if (op.kind == hl::CombineOperator::Kind::Concat) {
+        line(fmt::format("const int64_t i{} = c{};", d, d));
+        foldWithCarry(d + 1, x, p, k);
+        line(fmt::format("const {} v{} = v{};", E, d, d + 1));
+        return;
+      }
+      line(fmt::format("{} v{}{{}};", E, d));
+      open(fmt::format("for (int64_t i{} = 0; i{} < {}; ++i{})", d, d, N(d), d));
+      foldWithCarry(d + 1, x, p, k);
+      line(fmt::format("v{} = i{} == 0 ? v{} : {};", d, d, d + 1, applyBinary(op.op, fmt::format("v{}", d), fmt::format("v{}", d + 1))));
+      close();
+      return;
+    }
+    line(fmt::format("const int64_t i{} = c{};", p, p));
+    fold(p + 1, x);
+    const std::string slot = fmt::format("mdh_carry[{}]", k);
+    line(fmt::format("{} = c{} == 0 ? v{} : {};", slot, p, p + 1, applyBinary(P.ops[p].op, slot, fmt::format("v{}", p + 1))));
+    line(fmt::format("const {} v{} = {};", E, p, slot));
   }
 
   /// v<d> = the part of Def. 9 for dims d..D-1 at the current prefix.
