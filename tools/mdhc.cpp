@@ -9,7 +9,9 @@
 #include "data/BufferFiles.h"
 #include "data/DataError.h"
 #include "data/RandomData.h"
+#include "interp/Interpreter.h"
 #include "interp/ProgramShapes.h"
+#include "interp/RuntimeError.h"
 #include "interp/ResultPrinter.h"
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
@@ -446,7 +448,7 @@ bool splitAssignments(const std::vector<std::string> &items, std::map<std::strin
 /// (random when no file is given), write or print the outputs.
 int runRun(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
            int threads, const std::vector<std::string> &ins, const std::vector<std::string> &outs, uint64_t seed,
-           bool strictFp, const std::string &backend = "openmp") {
+           bool strictFp, const std::string &backend = "openmp", bool allowUndefined = false) {
   Compilation comp(optionsFor(c));
   MetaSettings settings;
   if (int rc = prepare(comp, c, sets, settings)) return rc;
@@ -494,6 +496,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       }
     }
     auto ordered = interp::checkInputs(*prog, shapes, inputs);
+    // Like mdhi: output cells that no index function writes are an error,
+    // not zeros (checked before anything is compiled or run).
+    if (!allowUndefined) interp::requireDefinedOutputs(*prog, shapes);
     auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
     if (!cfg) return 1;
     ll::Lowered lowered = ll::lower(*prog, *cfg);
@@ -525,6 +530,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     files.commit();
     for (const auto &b : prog->outputs)
       if (!outFiles.count(b.name)) fmt::print("{}", interp::formatBuffer(b.name, outputs.at(b.name), nullptr));
+  } catch (const interp::RuntimeError &e) {
+    fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), e.toDiagnostic(), isTerminal(stderr)));
+    return 1;
   } catch (const std::exception &e) {
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
@@ -588,6 +596,9 @@ int main(int argc, char **argv) {
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
   runCmd->add_option("--seed", seed, "seed of random inputs");
   runCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
+  bool allowUndefined = false;
+  runCmd->add_flag("--allow-undefined", allowUndefined,
+                   "output cells no index function writes (⊥) are not an error; they hold zeros");
   std::string runBackend = "openmp";
   runCmd->add_option("--backend", runBackend, "openmp | opencl (CUDA kernels are compiled, not run here)")
       ->check(CLI::IsMember({"openmp", "opencl"}));
@@ -646,7 +657,7 @@ int main(int argc, char **argv) {
     if (int rc = tuneForCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, tuneCli, tuned)) return rc;
     configPath = tuned;
   }
-  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend);
+  if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend, allowUndefined);
   if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
   if (!emit.empty()) {
     if (top.files.empty()) {

@@ -29,7 +29,30 @@ void storeCell(const Type &elem, const Scalar *leaves, uint8_t *bytes) {
   for (size_t l = 0; l < layout.count(); ++l) Native::store(layout.kinds[l], leaves[l], bytes + layout.byteOffsets[l]);
 }
 
+/// E0903 for output buffer b: how many ⊥ cells, and the first few.
+RuntimeError undefinedOutputError(const hl::Program &prog, size_t b, size_t undefined,
+                                  const std::vector<std::vector<int64_t>> &examples) {
+  std::vector<std::string> names;
+  for (const auto &e : examples) names.push_back("`" + cellName(prog.outputs[b].name, e) + "`");
+  return RuntimeError(codes::kUndefinedOutput,
+                      fmt::format("output buffer `{}` has {} undefined (⊥) cell{} that no output index function writes, "
+                                  "e.g. {}",
+                                  prog.outputs[b].name, undefined, undefined == 1 ? "" : "s", fmt::join(names, ", ")),
+                      prog.outputs[b].range,
+                      "pass --allow-undefined to write the other cells anyway (a mask file then marks the defined ones)");
+}
+
 } // namespace
+
+void requireDefinedOutputs(const hl::Program &prog, const ProgramShapes &shapes) {
+  PreparedProgram prepared(prog);
+  OutputView<Native> out(prepared, shapes, /*allocateCells=*/false);
+  out.markWritten();
+  for (size_t b = 0; b < prog.outputs.size(); ++b) {
+    std::vector<std::vector<int64_t>> examples;
+    if (size_t undefined = out.undefinedCells(b, &examples)) throw undefinedOutputError(prog, b, undefined, examples);
+  }
+}
 
 RunResult evaluate(const hl::Program &prog, const data::BufferSet &inputs, const EvalOptions &opts) {
   RunResult r;
@@ -49,16 +72,7 @@ RunResult evaluate(const hl::Program &prog, const data::BufferSet &inputs, const
     size_t undefined = out.undefinedCells(b, &examples);
     r.undefinedCells += undefined;
     const auto &cells = out.buffers()[b];
-    if (undefined && !opts.allowUndefined) {
-      std::vector<std::string> names;
-      for (const auto &e : examples) names.push_back("`" + cellName(cells.name, e) + "`");
-      throw RuntimeError(codes::kUndefinedOutput,
-                         fmt::format("output buffer `{}` has {} undefined (⊥) cell{} that no output index function writes, "
-                                     "e.g. {}",
-                                     cells.name, undefined, undefined == 1 ? "" : "s", fmt::join(names, ", ")),
-                         prog.outputs[b].range,
-                         "pass --allow-undefined to write the other cells anyway (a mask file then marks the defined ones)");
-    }
+    if (undefined && !opts.allowUndefined) throw undefinedOutputError(prog, b, undefined, examples);
     data::BufferData data;
     data.elem = cells.elem;
     data.shape = cells.shape;

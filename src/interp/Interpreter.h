@@ -46,6 +46,11 @@ struct RunResult {
 /// Evaluates the whole program.
 RunResult evaluate(const hl::Program &prog, const data::BufferSet &inputs, const EvalOptions &opts = {});
 
+/// Throws E0903 (a RuntimeError) when an output buffer of the given shapes
+/// has cells that no output index function writes (⊥): the check `evaluate`
+/// makes, for runs whose values come from generated code.
+void requireDefinedOutputs(const hl::Program &prog, const ProgramShapes &shapes);
+
 /// An output cell: buffer name and index (empty for a 0-D buffer).
 struct CellRef {
   std::string buffer;

@@ -25,6 +25,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace mdh::interp {
@@ -115,6 +116,34 @@ public:
         store(a, size_t(cell), elem + a.firstLeaf, j, k);
       }
       for (size_t d = dims; d-- > 0;) { // next j, row-major
+        if (++j[d] < outSets_[d].end) break;
+        j[d] = outSets_[d].begin;
+      }
+    }
+  }
+
+  /// Only marks which cells some output index function writes (no values):
+  /// the ⊥ check of a run whose values come from elsewhere (`mdhc run`).
+  /// Afterwards undefinedCells() answers as after write().
+  void markWritten() {
+    const size_t dims = outSets_.size();
+    for (auto &c : buffers_) {
+      size_t n = 1;
+      for (int64_t e : c.shape) n *= size_t(e);
+      c.defined.assign(n, 0);
+    }
+    size_t count = 1;
+    for (const auto &r : outSets_) count *= size_t(std::max<int64_t>(0, r.end - r.begin));
+    std::vector<int64_t> j(dims, 0);
+    for (size_t d = 0; d < dims; ++d) j[d] = outSets_[d].begin;
+    for (size_t n = 0; n < count; ++n) {
+      for (const AccessPlan &a : accesses_) {
+        int64_t cell = a.base;
+        for (size_t d = 0; d < dims; ++d) cell += a.perIndex[d] * j[d];
+        auto &defined = buffers_[a.buffer].defined;
+        if (cell >= 0 && size_t(cell) < defined.size()) defined[size_t(cell)] = 1;
+      }
+      for (size_t d = dims; d-- > 0;) {
         if (++j[d] < outSets_[d].end) break;
         j[d] = outSets_[d].begin;
       }
