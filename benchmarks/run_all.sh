@@ -150,8 +150,8 @@ for id in ${ids//,/ }; do
            "${targs_db[@]+"${targs_db[@]}"}" -o "$W/best.json" > "$W/tune.log" 2>&1; then
         cp "$W/best.json" "$cfg.tmp" && mv "$cfg.tmp" "$cfg"
         # The side-by-side re-timing's ratio when the tuner confirmed, else its search's.
-        summary=$(grep '^tune: re-timed' "$W/tune.log" | tail -1)
-        [ -n "$summary" ] || summary=$(grep '^tune: best' "$W/tune.log" | tail -1)
+        summary=$(grep '^tune: re-timed' "$W/tune.log" | tail -1 || true)
+        [ -n "$summary" ] || summary=$(grep '^tune: best' "$W/tune.log" | tail -1 || true)
         /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" <<'PY'
 import json, sys, datetime, os
 meta, budget, wall, summary, mdhc, ncpu = sys.argv[1:]

@@ -629,6 +629,8 @@ int main(int argc, char **argv) {
                       "time candidates under SCHED_FIFO at this priority (needs the privilege; the tuner and compilers stay normal)")
       ->check(CLI::Range(0, 99));
   tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout, "seconds per candidate before it is killed (default: from the default's time)");
+  tuneCmd->add_option("--compile-timeout", tuneCli.opts.compileTimeout,
+                      "seconds a compiler may run before its candidates count as failed (default: max(15, 8x the default's compile))");
   tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
   tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)");
   tuneCmd->add_option("--backend", tuneCli.backend, "openmp (default) | opencl (kernels on the default OpenCL device)")

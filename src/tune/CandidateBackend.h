@@ -74,6 +74,11 @@ public:
   virtual std::vector<BuiltCandidate> build(const hl::Program &p, const std::vector<ll::Config> &configs) = 0;
   /// The measurement phase for one candidate.
   virtual RunResult run(const BuiltCandidate &c, const RunRequest &req) = 0;
+  /// Seconds a compiler may run before its candidates count as failed (0: no limit).
+  void setCompileTimeout(double seconds) { compileTimeout_ = seconds; }
+
+protected:
+  double compileTimeout_ = 0;
 };
 
 } // namespace mdh::tune

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -79,7 +80,8 @@ std::string CompileCache::key(const std::string &source, const std::string &flag
   return stableHash(compilerId_ + '\0' + flags + '\0' + source);
 }
 
-std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::string> &sources, const std::string &flags, int jobs) {
+std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::string> &sources, const std::string &flags, int jobs,
+                                                     double timeoutSeconds) {
   std::vector<Entry> out(sources.size());
   std::vector<size_t> todo;
   for (size_t i = 0; i < sources.size(); ++i) {
@@ -107,8 +109,10 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
         cmds.push_back("false");
         continue;
       }
-      cmds.push_back(fmt::format("{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
-                                 compiler_, flags, tmp, tmp, tmp));
+      // coreutils timeout: exit status 124 when it stopped the compiler.
+      std::string limit = timeoutSeconds > 0 ? fmt::format("timeout -k 5 {:.0f} ", std::ceil(timeoutSeconds)) : "";
+      cmds.push_back(fmt::format("{}{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
+                                 limit, compiler_, flags, tmp, tmp, tmp));
     }
     auto rcs = runCommands(cmds);
     for (size_t g = 0; g < group.size(); ++g) {
@@ -122,7 +126,11 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
       } else if (rcs[g] > 0) {
         std::string log = readFile(tmpDirs[g] + "/compile.log");
         if (log.size() > 4000) log = log.substr(0, 4000) + "\n...";
-        out[i].error = fmt::format("compiling the generated code failed ({} {}):\n{}", compiler_, flags, log);
+        if (timeoutSeconds > 0 && (rcs[g] == 124 || rcs[g] == 137))
+          out[i].error = fmt::format("the compiler ran longer than {:.0f} s and was stopped ({} {}); a very large unrolled "
+                                     "tile or many candidates in one unit", std::ceil(timeoutSeconds), compiler_, flags);
+        else
+          out[i].error = fmt::format("compiling the generated code failed ({} {}):\n{}", compiler_, flags, log);
         // Cache the failure (atomically), so a resumed run does not retry it.
         if (writeFile(tmpDirs[g] + "/error", out[i].error)) fs::rename(tmpDirs[g] + "/error", base + ".err", ec);
       } else {

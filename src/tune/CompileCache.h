@@ -35,8 +35,11 @@ public:
     bool cached = false; ///< found, not compiled now
   };
   /// Libraries for `sources` compiled with `flags`; the missing ones are
-  /// compiled concurrently, at most `jobs` at a time.
-  std::vector<Entry> build(const std::vector<std::string> &sources, const std::string &flags, int jobs);
+  /// compiled concurrently, at most `jobs` at a time.  A compiler still
+  /// running after `timeoutSeconds` (> 0) is stopped and the source recorded
+  /// as failed (cached like a compile error: the same source is not retried).
+  std::vector<Entry> build(const std::vector<std::string> &sources, const std::string &flags, int jobs,
+                           double timeoutSeconds = 0);
   /// The cache key of one source.
   std::string key(const std::string &source, const std::string &flags) const;
 

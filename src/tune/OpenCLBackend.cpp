@@ -76,7 +76,7 @@ std::vector<BuiltCandidate> OpenCLBackend::buildUnit(const hl::Program &p, const
     error = std::string("emitting OpenCL failed: ") + e.what();
   }
   if (error.empty()) {
-    auto built = cache_.build({k.source}, k.flags, 1);
+    auto built = cache_.build({k.source}, k.flags, 1, compileTimeout_);
     for (auto &b : out) {
       b.library = built[0].library;
       b.error = built[0].error;

@@ -48,10 +48,13 @@ std::vector<BuiltCandidate> OpenMPBackend::build(const hl::Program &p, const std
   for (size_t i = 0; i < configs.size(); ++i) groups[i * jobs / configs.size()].push_back(i);
   std::vector<std::string> sources;
   for (const auto &g : groups) sources.push_back(unit(g));
-  auto built = cache_.build(sources, flags, jobs_);
+  auto built = cache_.build(sources, flags, jobs_, compileTimeout_);
   std::vector<std::vector<size_t>> retry;
   for (size_t g = 0; g < groups.size(); ++g) {
-    if (built[g].error.empty() || groups[g].size() == 1) {
+    // A unit stopped by the compile timeout is not retried candidate by
+    // candidate: the runaway one would take the whole timeout again.
+    bool timedOut = built[g].error.rfind("the compiler ran longer", 0) == 0;
+    if (built[g].error.empty() || groups[g].size() == 1 || timedOut) {
       for (size_t i : groups[g]) {
         out[i].library = built[g].library;
         out[i].error = built[g].error;
@@ -63,7 +66,7 @@ std::vector<BuiltCandidate> OpenMPBackend::build(const hl::Program &p, const std
   if (!retry.empty()) {
     std::vector<std::string> single;
     for (const auto &r : retry) single.push_back(unit(r));
-    auto again = cache_.build(single, flags, jobs_);
+    auto again = cache_.build(single, flags, jobs_, compileTimeout_);
     for (size_t k = 0; k < retry.size(); ++k) {
       out[retry[k][0]].library = again[k].library;
       out[retry[k][0]].error = again[k].error;

@@ -18,6 +18,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -150,13 +151,20 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   ll::Config def = ll::defaultConfig(prog, model, opts.threads);
   RunResult defRun;
   double defBuildSeconds = 0;
+  double defRunWall = 0; // one measurement of the default, child start-up and output check included
+  // This session's compiled candidates, so that the confirmation re-times
+  // the same libraries instead of compiling them again.
+  std::map<std::string, BuiltCandidate> builtByHash;
   {
     auto built = backend.build(prog, {def});
+    builtByHash[configHash(def)] = built[0];
     RunRequest r = req;
     r.returnOutputs = true;
     r.timeoutSeconds = opts.candidateTimeout > 0 ? opts.candidateTimeout * 4 : 600;
     r.check = [&](Outputs &o) { return checker.checkPrecise(o); };
+    auto runStart = Clock::now();
     defRun = backend.run(built[0], r);
+    defRunWall = since(runStart);
     if (defRun.status == RunResult::Status::Interrupted) {
       res.stop = TuneResult::Stop::Interrupted;
       return res;
@@ -173,6 +181,9 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     res.baseline = {def, defRun.median, ""};
     defBuildSeconds = built[0].buildSeconds;
   }
+  // A candidate whose compile runs away (GCC on a huge unrolled tile: 77 s
+  // for one batch of a 4096 x 4096 MatVec) fails instead of eating the budget.
+  backend.setCompileTimeout(opts.compileTimeout > 0 ? opts.compileTimeout : std::max(15.0, 8 * defBuildSeconds));
   double perRun = std::max(0.5, 20 * res.baseline.seconds);
   // A hopeless candidate stops after a warm-up and 2 timed runs; a competitive one
   // (close to the default) needs repetitions + 1 runs of far less than perRun.
@@ -255,13 +266,16 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     state.bestSeconds = res.baseline.seconds;
   }
 
-  // The confirmation's share of the budget, estimated at the default's speed
-  // (candidates worth confirming are faster) plus one compile each.
+  // The confirmation's share of the budget, estimated from the default's
+  // measurement (its child's start-up, data and runs; candidates worth
+  // confirming are faster, and skip the precise check it made); candidates of
+  // this session are not compiled again, so one compile phase covers those
+  // of earlier ones.
   const size_t confirmCount = size_t(std::max(0, opts.confirm));
-  const double roundCost = double(confirmCount + 1) * (opts.repetitions + 1) * res.baseline.seconds;
+  const double roundCost = double(confirmCount + 1) * std::max(defRunWall, (opts.repetitions + 1) * res.baseline.seconds);
   const int confirmRounds =
       confirmCount == 0 ? 0 : std::clamp(int(0.2 * opts.seconds / std::max(1e-9, roundCost)), 1, std::max(1, opts.confirmRounds));
-  const double confirmReserve = confirmRounds * roundCost + double(confirmCount + 1) * defBuildSeconds;
+  const double confirmReserve = std::min(0.25 * opts.seconds, confirmRounds * roundCost + defBuildSeconds);
 
   auto stopNow = [&]() -> bool {
     if (interruptRequested()) res.stop = TuneResult::Stop::Interrupted;
@@ -299,6 +313,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     }
     // Compile phase (no measurement runs meanwhile), then measurement phase.
     auto built = backend.build(prog, batch);
+    for (size_t i = 0; i < batch.size(); ++i) builtByHash[configHash(batch[i])] = built[i];
     for (size_t i = 0; i < batch.size(); ++i) {
       if (stopNow()) {
         running = false;
@@ -358,7 +373,20 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     if (configs.size() >= 2) {
       say(fmt::format("tune: re-timing the {} fastest candidates and the default in {} interleaved round(s)",
                       configs.size() - (db.find(defHash) ? 1 : 0), confirmRounds));
-      auto built = backend.build(prog, configs);
+      std::vector<BuiltCandidate> built(configs.size());
+      std::vector<ll::Config> missing;
+      std::vector<size_t> missingAt;
+      for (size_t i = 0; i < configs.size(); ++i)
+        if (auto it = builtByHash.find(hashes[i]); it != builtByHash.end() && it->second.error.empty()) {
+          built[i] = it->second;
+        } else {
+          missing.push_back(configs[i]);
+          missingAt.push_back(i);
+        }
+      if (!missing.empty()) {
+        auto fresh = backend.build(prog, missing);
+        for (size_t m = 0; m < missingAt.size(); ++m) built[missingAt[m]] = fresh[m];
+      }
       std::vector<std::vector<double>> times(configs.size());
       std::vector<bool> failed(configs.size(), false);
       bool stopped = false;

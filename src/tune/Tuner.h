@@ -54,6 +54,7 @@ struct TuneOptions {
   std::string technique = "auc"; ///< auc | random | annealing | pattern
   Pins pins;                     ///< hand-pinned parameters
   double candidateTimeout = 0;   ///< seconds per candidate child (0: from the default's time)
+  double compileTimeout = 0;     ///< seconds per compiler run (0: max(15 s, 8x the default's compile))
   std::string reportDir;         ///< --report: CSV and SVG here
   std::string reportTitle;
   std::string reproducerBase;    ///< mismatch files: `<base>.mismatch-config.json` and `.mismatch.txt`
