@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <functional>
+#include <cstdlib>
 #include <fmt/format.h>
 
 namespace mdh {
@@ -313,13 +314,17 @@ private:
         c->type = Type::error();
         return c;
       }
-      double v = negative ? -lit.floatValue : lit.floatValue;
-      c->value.fvalue = t.kind == Type::Kind::F32 ? double(float(v)) : v;
+      // An f32 literal is rounded once, from its decimal text (via f64 it
+      // could round twice: 1.00000005960464477539062500000001 gave 1.0).
+      double v = t.kind == Type::Kind::F32 ? double(std::strtof(lit.text.c_str(), nullptr)) : lit.floatValue;
+      c->value.fvalue = negative ? -v : v;
       return c;
     }
     if (lit.intOverflow) { c->type = Type::error(); return c; }
     if (t.isFloat() || t.isParam()) {
-      double v = double(lit.intValue);
+      // Integer to f32 in one rounding, like `as f32` (via f64,
+      // 2^60 + 2^36 + 1 rounded to 2^60 instead of 2^60 + 2^37).
+      double v = t.kind == Type::Kind::F32 ? double(float(lit.intValue)) : double(lit.intValue);
       c->value.fvalue = negative ? -v : v;
       c->value.bits = negative ? uint64_t(0) - lit.intValue : lit.intValue;
       return c;
