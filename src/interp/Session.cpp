@@ -121,12 +121,17 @@ bool Session::rebuild(const std::vector<std::string> &files, const std::string &
 }
 
 bool Session::load(const std::vector<std::string> &files) {
-  files_ = files; // remembered even on failure, so that :reload retries after the files are fixed
-  last_.reset();
+  // A load that fails leaves the session as it was (files, declarations typed
+  // earlier, the last run); :reload retries it once the files are fixed.
   if (!rebuild(files, "", true)) {
-    comp_.reset();
+    failedFiles_ = files;
+    if (comp_) fmt::print(opts_.err, "note: the session keeps what it had loaded before{}\n",
+                          files_.empty() ? "" : fmt::format(" ({})", fmt::join(files_, ", ")));
     return false;
   }
+  files_ = files;
+  failedFiles_.clear();
+  last_.reset();
   if (!replText_.empty() && !rebuild(files, replText_, false)) {
     fmt::print(opts_.err, "note: the declarations typed earlier do not compile with these files; they were dropped\n");
     replText_.clear();
@@ -135,6 +140,7 @@ bool Session::load(const std::vector<std::string> &files) {
 }
 
 bool Session::reload() {
+  if (!failedFiles_.empty()) return load(failedFiles_);
   if (files_.empty() && replText_.empty()) {
     error("nothing to reload: load a file first with `:load FILE`");
     return false;

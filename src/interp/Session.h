@@ -70,6 +70,7 @@ private:
   SessionOptions opts_;
   std::unique_ptr<Compilation> comp_;
   std::vector<std::string> files_;
+  std::vector<std::string> failedFiles_; ///< the last :load that failed, retried by :reload
   std::string replText_;
   RunRequest defaults_;
   std::unique_ptr<LastRun> last_;
