@@ -439,7 +439,11 @@ bool splitAssignments(const std::vector<std::string> &items, std::map<std::strin
       fmt::print(stderr, "error: expected BUF=FILE, got `{}`\n", it);
       return false;
     }
-    out[it.substr(0, eq)] = it.substr(eq + 1);
+    if (!out.emplace(it.substr(0, eq), it.substr(eq + 1)).second) {
+      fmt::print(stderr, "error: buffer `{}` is given twice (`{}` and `{}`); give each buffer once\n", it.substr(0, eq),
+                 out[it.substr(0, eq)], it.substr(eq + 1));
+      return false;
+    }
   }
   return true;
 }
@@ -492,7 +496,8 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       const auto &b = prog->inputs[i];
       if (!inputs.count(b.name)) {
         inputs[b.name] = data::randomBuffer(b.name, b.elem, shapes.inputs[i], seed);
-        fmt::print(stderr, "note: random input {} {}{} (seed {})\n", b.name, b.elem.str(), data::shapeString(shapes.inputs[i]), seed);
+        if (!c.quiet)
+          fmt::print(stderr, "note: random input {} {}{} (seed {})\n", b.name, b.elem.str(), data::shapeString(shapes.inputs[i]), seed);
       }
     }
     auto ordered = interp::checkInputs(*prog, shapes, inputs);
@@ -532,6 +537,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       if (!outFiles.count(b.name)) fmt::print("{}", interp::formatBuffer(b.name, outputs.at(b.name), nullptr));
   } catch (const interp::RuntimeError &e) {
     fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), e.toDiagnostic(), isTerminal(stderr)));
+    return 1;
+  } catch (const std::bad_alloc &) {
+    fmt::print(stderr, "error: out of memory: the buffers of this run do not fit (smaller sizes, or run on a larger machine)\n");
     return 1;
   } catch (const std::exception &e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -15,6 +15,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 namespace mdh::data {
@@ -82,6 +83,10 @@ NpyArray decodeNpy(const std::vector<uint8_t> &bytes, const std::string &what) {
 }
 
 NpyArray readNpy(const std::string &path) {
+  // A directory opens as a stream but fails on the first read with a library message.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw DataError(fmt::format("cannot read `{}`: it is a directory; give a .npy file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError(fmt::format("cannot read `{}`: {}", path, std::strerror(errno)));
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
