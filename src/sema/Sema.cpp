@@ -322,6 +322,13 @@ void Sema::checkAll() {
         if (a.name != "assoc" && a.name != "comm")
           I.warning("W0101", a.range, fmt::format("unknown attribute `@{}` is ignored", a.name),
                     "known attributes: `@assoc`, `@comm`");
+        else if (fn.params.size() != 2)
+          // Only a binary function can be a combine operator.
+          I.warning("W0102", a.range,
+                    fmt::format("`@{}` on `{}`, which takes {} parameter{}: only a function of two parameters can be "
+                                "a combine operator, so it is ignored",
+                                a.name, fn.name.name, fn.params.size(), fn.params.size() == 1 ? "" : "s"),
+                    "remove the attribute, or give the function two parameters of its result type");
       break;
     }
     case ast::Decl::Kind::Combine: {
