@@ -211,7 +211,19 @@ void Sema::Impl::deriveShape(hl::Buffer &b, const std::vector<SizePoly> &N, cons
           fmt::format("declare the shape, e.g. `{}[...]: ...`", b.name));
     return;
   }
-  for (size_t k = 0; k < rank; ++k) b.shape.push_back(*derived[k] + SizePoly::constant(1));
+  for (size_t k = 0; k < rank; ++k) {
+    SizePoly extent = *derived[k] + SizePoly::constant(1);
+    if (extent.overflowed()) {
+      // Saturated arithmetic would otherwise print and allocate a made-up extent.
+      error("E0414", view.name.range,
+            fmt::format("the extent of dimension {} of buffer `{}` (1 + the largest index its accesses reach) does not "
+                        "fit in 64 bits for these sizes",
+                        k + 1, b.name),
+            "use smaller sizes or index coefficients");
+      return;
+    }
+    b.shape.push_back(std::move(extent));
+  }
   (void)isOutput;
 }
 
