@@ -214,6 +214,9 @@ for w in W:
             plots.append((wid, v, metric, bars))
         # ---- goals (on the warm variant, and for memory-bound kernels on both)
         def peer_rate(name):
+            # TVM is timed warm only (its own process): no cold row to compare a cold mdh with.
+            if name == "tvm" and v == "cold":
+                return None
             r = res.get((name, "warm" if name == "tvm" else v))
             return rate(w, r) if usable(r) else None
         if tr is None:
