@@ -392,8 +392,7 @@ template <class T> struct mdh_array {{
   /// fold() with dimension p taken from the carry: v<p> = the carried prefix
   /// up to c<p>, extended by this element's inner fold.
   void foldWithCarry(size_t d, const std::vector<std::string> &x, size_t p, const std::string &k) {
-    if (d != p) {
-      if (d == D) return;
+    if (d != p) { // d < p: the dimensions before the scanned one
       const auto &op = P.ops[d];
       if (op.kind == hl::CombineOperator::Kind::Concat) {
         line(fmt::format("const int64_t i{} = c{};", d, d));
