@@ -267,10 +267,22 @@ private:
       ++next;
     }
     uint32_t line = lineOf(endOffset - 1);
-    while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line) {
+    // Only a comment with nothing but spaces before it belongs to this node:
+    // in `a: i32 } // c` or `return 1; } else { /* c */ }` it belongs to what
+    // follows the brace, and moving it inside would change the program's look.
+    while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line &&
+           onlySpaceBetween(endOffset, m.comments[next].range.begin)) {
       out += " " + m.comments[next].text;
       ++next;
     }
+  }
+
+  bool onlySpaceBetween(uint32_t from, uint32_t to) const {
+    if (m.file >= sm.size()) return true;
+    const std::u32string &text = sm.file(m.file).codePoints();
+    for (uint32_t i = from; i < to && i < text.size(); ++i)
+      if (text[i] != U' ' && text[i] != U'\t') return false;
+    return true;
   }
 
   std::string metaParams(const Decl &d) {
@@ -321,6 +333,8 @@ private:
         std::string lead = i == 0 ? "    " : "  o ";
         if (i == 0 && out.back() != '\n') out += "\n";
         out += lead + stage(md.stages[i], 2, lead.size());
+        // The next stage's blank-line check compares with where this one ended.
+        lastLine = lineOf(md.stages[i].range.end > 0 ? md.stages[i].range.end - 1 : 0);
         if (i + 1 < md.stages.size()) out += "\n";
       }
       out += ";";
