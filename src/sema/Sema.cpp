@@ -349,21 +349,7 @@ void Sema::checkAll() {
         I.error("E0302", cd.op.range, "a combine declaration must be `++`, `pw(op)` or `ps(op)`");
       break;
     }
-    case ast::Decl::Kind::View: {
-      // The rest is checked through the mdh expressions that use it; but a view
-      // that is not a buffer view can never be used (views do not name other
-      // views or mdh expressions), so it is reported even when unused.
-      const auto &v = *d->as<ast::ViewDecl>();
-      if (v.stage.kind != ast::Stage::Kind::OutView && v.stage.kind != ast::Stage::Kind::InpView &&
-          v.stage.kind != ast::Stage::Kind::Error)
-        I.error("E0633", v.stage.range,
-                fmt::format("view `{}` must be an `out_view<..>(..)` or an `inp_view<..>(..)`", v.name.name),
-                v.stage.kind == ast::Stage::Kind::Ref
-                    ? fmt::format("`{}` names another declaration; views do not alias other views: write the buffer view "
-                                  "itself", v.stage.name.name)
-                    : "an md_hom belongs in an `mdh` declaration");
-      break;
-    }
+    case ast::Decl::Kind::View: break; // checked through the mdh expressions that use it, and below
     case ast::Decl::Kind::Mdh: {
       const auto &md = *d->as<ast::MdhDecl>();
       Env env = I.genericEnv(md);
@@ -379,6 +365,11 @@ void Sema::checkAll() {
     if (!vd) continue;
     if (vd->stage.kind == ast::Stage::Kind::MdHom)
       I.error("E0221", vd->stage.range, "a `view` declaration must be an `inp_view` or an `out_view`");
+    else if (vd->stage.kind == ast::Stage::Kind::Ref)
+      // Views do not alias other declarations (`view a = b; view b = a;` passed unnoticed).
+      I.error("E0221", vd->stage.range, "a `view` declaration must be an `inp_view` or an `out_view`",
+              fmt::format("`{}` names another declaration; views do not alias other views: write the buffer view itself",
+                          vd->stage.name.name));
   }
 }
 

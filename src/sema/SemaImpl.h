@@ -84,10 +84,10 @@ struct Sema::Impl {
   std::vector<const ast::FnDecl *> fnStack; ///< recursion detection
   /// Deepest chain of user-function calls checked (each level is a nested
   /// FnChecker on the stack; see E0335).
-  static constexpr size_t kMaxCallDepth = 512;
+  static constexpr size_t kMaxCallDepth = 128;
   bool callDepthReported = false;
   /// Deepest nesting of record types resolved (see E0223).
-  static constexpr size_t kMaxRecordDepth = 256;
+  static constexpr size_t kMaxRecordDepth = 128;
   bool recordDepthReported = false;
 
   // ---- combine operators (Instantiate.cpp) -------------------------------------------------------
