@@ -84,7 +84,7 @@ struct Sema::Impl {
   std::vector<const ast::FnDecl *> fnStack; ///< recursion detection
   /// Deepest chain of user-function calls checked (each level is a nested
   /// FnChecker on the stack; see E0335).
-  static constexpr size_t kMaxCallDepth = 128;
+  static constexpr size_t kMaxCallDepth = 48;
   bool callDepthReported = false;
   /// Deepest nesting of record types resolved (see E0223).
   static constexpr size_t kMaxRecordDepth = 128;
