@@ -279,9 +279,10 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
                        "names the entry symbol and the files\n", name);
     return 1;
   }
-  if (!name.empty() && (codegen::isReservedSymbol(name) && name.rfind("mdh_", 0) != 0)) {
-    fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word or a name of the C, math, OpenMP, OpenCL or CUDA "
-                       "libraries the generated code uses; choose another symbol (e.g. --name {0}_kernel)\n", name);
+  if (!name.empty() && codegen::isReservedSymbol(name) && name.rfind("mdh_entry_", 0) != 0) {
+    fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word, a name of the C, math, OpenMP, OpenCL or CUDA "
+                       "libraries the generated code uses, or in the `mdh_` namespace of its helpers; choose another "
+                       "symbol (e.g. --name {0}_kernel)\n", name);
     return 1;
   }
   Compilation comp(optionsFor(c));

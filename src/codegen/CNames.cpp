@@ -88,7 +88,7 @@ bool isReservedSymbol(const std::string &name) {
 std::string cMember(const std::string &name) { return isReservedWord(name) ? name + "_" : name; }
 
 std::string defaultSymbol(const hl::Program &p) {
-  return isReservedSymbol(p.instanceName) ? "mdh_" + p.instanceName : p.instanceName;
+  return isReservedSymbol(p.instanceName) ? "mdh_entry_" + p.instanceName : p.instanceName;
 }
 
 } // namespace mdh::codegen

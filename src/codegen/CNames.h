@@ -5,7 +5,8 @@
  * `float`, `global`, `half`) or names the generated code's headers already
  * declare (`main`, `memcpy`, `sin`, `clFinish`).  Record and field names that
  * collide get a trailing underscore; an entry whose instance name collides
- * gets the symbol `mdh_<name>` by default.  Invariant: a name that does not
+ * gets the symbol `mdh_entry_<name>` by default (not `mdh_<name>`: the
+ * generated helpers are mdh_min, mdh_sqrt, ...).  Invariant: a name that does not
  * collide is emitted unchanged, so documented symbols and record layouts stay
  * what the user wrote.
  */
@@ -30,7 +31,7 @@ bool isReservedSymbol(const std::string &name);
 std::string cMember(const std::string &name);
 
 /// The default entry symbol of an instantiation: its instance name, or
-/// `mdh_<instance name>` when that is a reserved symbol.
+/// `mdh_entry_<instance name>` when that is a reserved symbol.
 std::string defaultSymbol(const hl::Program &p);
 
 } // namespace mdh::codegen

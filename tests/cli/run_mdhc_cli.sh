@@ -13,7 +13,7 @@ grep -q "gaps.mdh:3:[0-9]*: error\[E0903\]: output buffer \`O\` has 4 undefined"
 [ ! -e "$tmp/o.npy" ] || fail "an output file was written despite the error"
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --seed 1 --allow-undefined --out O="$tmp/o.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "--allow-undefined"; }
 [ -s "$tmp/o.npy" ] || fail "--allow-undefined wrote no output"
-for bad in "1bad" "two words" "memcpy" "int"; do
+for bad in "1bad" "two words" "memcpy" "int" "mdh_min"; do
   $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 --name "$bad" -o "$tmp/k" 2> "$tmp/err" && fail "--name '$bad' was accepted"
   grep -q "error: --name" "$tmp/err" || { cat "$tmp/err"; fail "no --name error for '$bad'"; }
 done

@@ -21,5 +21,7 @@ TEST_CASE("entry symbols avoid library names and keep ordinary instance names") 
   auto p = testing_support::matmul(comp, "T=f32,I=4,J=4,K=4");
   CHECK(codegen::defaultSymbol(*p) == p->instanceName);
   p->instanceName = "memcpy";
-  CHECK(codegen::defaultSymbol(*p) == "mdh_memcpy");
+  CHECK(codegen::defaultSymbol(*p) == "mdh_entry_memcpy");
+  p->instanceName = "min"; // mdh_min is a generated helper
+  CHECK(codegen::defaultSymbol(*p) == "mdh_entry_min");
 }
