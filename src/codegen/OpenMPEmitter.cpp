@@ -382,55 +382,40 @@ template <class T> struct mdh_array {{
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
     std::string k = "0";
     for (size_t d : outerPw) k = k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d);
-    foldWithCarry(0, x, p, k);
+    fold(0, x, int(p), k);
     storeOut(outCoords("c"), "v0", "mdh_tmp.data()");
     close();
     close();
     close();
   }
 
-  /// fold() with dimension p taken from the carry: v<p> = the carried prefix
-  /// up to c<p>, extended by this element's inner fold.
-  void foldWithCarry(size_t d, const std::vector<std::string> &x, size_t p, const std::string &k) {
-    if (d != p) { // d < p: the dimensions before the scanned one
-      const auto &op = P.ops[d];
-      if (op.kind == hl::CombineOperator::Kind::Concat) {
-        line(fmt::format("const int64_t i{} = c{};", d, d));
-        foldWithCarry(d + 1, x, p, k);
-        line(fmt::format("const {} v{} = v{};", E, d, d + 1));
-        return;
-      }
-      line(fmt::format("{} v{}{{}};", E, d));
-      open(fmt::format("for (int64_t i{} = 0; i{} < {}; ++i{})", d, d, N(d), d));
-      foldWithCarry(d + 1, x, p, k);
-      line(fmt::format("v{} = i{} == 0 ? v{} : {};", d, d, d + 1, applyBinary(op.op, fmt::format("v{}", d), fmt::format("v{}", d + 1))));
-      close();
-      return;
-    }
-    line(fmt::format("const int64_t i{} = c{};", p, p));
-    fold(p + 1, x);
-    const std::string slot = fmt::format("mdh_carry[{}]", k);
-    line(fmt::format("{} = c{} == 0 ? v{} : {};", slot, p, p + 1, applyBinary(P.ops[p].op, slot, fmt::format("v{}", p + 1))));
-    line(fmt::format("const {} v{} = {};", E, p, slot));
-  }
-
-  /// v<d> = the part of Def. 9 for dims d..D-1 at the current prefix.
-  void fold(size_t d, const std::vector<std::string> &x) {
+  /// v<d> = the part of Def. 9 for dims d..D-1 at the current prefix.  With
+  /// `carried` = p (canonicalScan), dimension p is not folded from 0 here:
+  /// v<p> extends the carried prefix `mdh_carry[k]` by this element's inner fold.
+  void fold(size_t d, const std::vector<std::string> &x, int carried = -1, const std::string &k = "") {
     if (d == D) {
       line(fmt::format("const {} v{} = {};", E, d, applyF(x)));
       return;
     }
     const auto &op = P.ops[d];
-    if (op.kind == hl::CombineOperator::Kind::Concat) {
+    if (int(d) == carried) {
       line(fmt::format("const int64_t i{} = c{};", d, d));
       fold(d + 1, x);
+      const std::string slot = fmt::format("mdh_carry[{}]", k);
+      line(fmt::format("{} = c{} == 0 ? v{} : {};", slot, d, d + 1, applyBinary(op.op, slot, fmt::format("v{}", d + 1))));
+      line(fmt::format("const {} v{} = {};", E, d, slot));
+      return;
+    }
+    if (op.kind == hl::CombineOperator::Kind::Concat) {
+      line(fmt::format("const int64_t i{} = c{};", d, d));
+      fold(d + 1, x, carried, k);
       line(fmt::format("const {} v{} = v{};", E, d, d + 1));
       return;
     }
     line(fmt::format("{} v{}{{}};", E, d));
     std::string bound = op.kind == hl::CombineOperator::Kind::PrefixSum ? fmt::format("i{} <= c{}", d, d) : fmt::format("i{} < {}", d, N(d));
     open(fmt::format("for (int64_t i{} = 0; {}; ++i{})", d, bound, d));
-    fold(d + 1, x);
+    fold(d + 1, x, carried, k);
     line(fmt::format("v{} = i{} == 0 ? v{} : {};", d, d, d + 1, applyBinary(op.op, fmt::format("v{}", d), fmt::format("v{}", d + 1))));
     close();
   }
