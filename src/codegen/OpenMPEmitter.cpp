@@ -11,6 +11,8 @@
  *   partial results of parts that split a reduction: combined in part order
  *   prefix sums: one scan pass per ps dimension (blocked when it is 1-D)
  *   temporary output MDA (non-injective views): written through the view.
+ * Streamed scan (tiled programs whose only non-++ dimension is one ps):
+ *   no tile loops; lines scanned while f is evaluated (streamedScan()).
  * Canonical strategy: parallel over output cells, each folded in the
  * canonical order of Def. 9 (programs outside Lemma 10).
  */
@@ -116,7 +118,8 @@ template <class T> struct mdh_array {{
   T &operator[](size_t i) {{ return p[i]; }}
 }};
 
-)", MDH_VERSION, P.instanceName, L.strategy == ll::Strategy::Tiled ? "tiled" : "canonical");
+)", MDH_VERSION, P.instanceName,
+                       L.strategy == ll::Strategy::Canonical ? "canonical" : L.streamedScan >= 0 ? "streamed scan" : "tiled");
   }
 
   std::string signature() const {
@@ -446,6 +449,10 @@ template <class T> struct mdh_array {{
   int64_t tile(int level, size_t d) const { return C.levels[size_t(level)].tile[d]; }
 
   void tiled() {
+    if (L.streamedScan >= 0) {
+      streamedScan(size_t(L.streamedScan));
+      return;
+    }
     const int last = lastLevel();
     bool redSplit = false;
     for (size_t d = 0; d < D; ++d)
@@ -1164,6 +1171,100 @@ template <class T> struct mdh_array {{
       close();
     }
     for (int i = 0; i < opened; ++i) close();
+  }
+
+  /// A program whose only non-concatenation dimension p is a prefix sum
+  /// (Lowered::streamedScan): every line along p is scanned while f is
+  /// evaluated, so each input is read and each output written once.  Few
+  /// long lines are cut into threads + 1 blocks: thread 0 scans block 0
+  /// while thread t > 0 folds block t (inputs only), then thread t scans
+  /// block t + 1 from the fold of blocks 0..t.  The folds combine in index
+  /// order; within a block they use 16 lanes (⊕ is commutative, Lemma 10).
+  void streamedScan(size_t p) {
+    const std::string dst = L.directOutput ? "" : "mdh_tmp.data()";
+    if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
+    line(fmt::format("// prefix sum along dimension {}, streamed", p + 1));
+    line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
+    std::vector<std::string> c = outCoords("c");
+    auto decodeLine = [&]() {
+      line("int64_t mdh_rem = line;");
+      for (size_t k = D; k-- > 0;) {
+        if (k == p) continue;
+        line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", k, N(k), N(k)));
+      }
+      line("(void)mdh_rem;");
+    };
+    const std::string cp = fmt::format("c{}", p);
+    // Scans [lo, hi) of the current line, starting from `from` ⊕ f (or f), into mdh_last.
+    auto scanLine = [&](const std::string &lo, const std::string &hi, const std::string &from) {
+      open("");
+      line(fmt::format("{} mdh_run{{}};", E));
+      open("");
+      line(fmt::format("const int64_t {} = {};", cp, lo));
+      line(fmt::format("mdh_run = {};", from.empty() ? applyF(c) : applyBinary(*L.op, from, applyF(c))));
+      storeOut(c, "mdh_run", dst);
+      close();
+      open(fmt::format("for (int64_t {0} = {1} + 1; {0} < {2}; ++{0})", cp, lo, hi));
+      line(fmt::format("mdh_run = {};", applyBinary(*L.op, "mdh_run", applyF(c))));
+      storeOut(c, "mdh_run", dst);
+      close();
+      line("mdh_last = mdh_run;");
+      close();
+    };
+    open(fmt::format("if (mdh_lines >= mdh_threads || {} / mdh_threads < INT64_C(32768))", N(p)));
+    line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
+    open("for (int64_t line = 0; line < mdh_lines; ++line)");
+    decodeLine();
+    line(fmt::format("{} mdh_last{{}};", E));
+    line("(void)mdh_last;");
+    scanLine("0", N(p), "");
+    close();
+    close("} else {");
+    ++indent;
+    line("const int64_t mdh_blocks = mdh_threads + 1;");
+    line(fmt::format("const int64_t mdh_block = ({} + mdh_blocks - 1) / mdh_blocks;", N(p)));
+    line(fmt::format("mdh_array<{}> mdh_total(static_cast<size_t>(mdh_blocks));", E));
+    open("for (int64_t line = 0; line < mdh_lines; ++line)");
+    decodeLine();
+    line("#pragma omp parallel num_threads(mdh_threads)");
+    open("");
+    line("const int64_t t = omp_get_thread_num();");
+    line(fmt::format("{} mdh_last{{}};", E));
+    open("if (t == 0)");
+    scanLine("INT64_C(0)", "mdh_block", "");
+    line("mdh_total[0] = mdh_last;");
+    close("} else {");
+    ++indent;
+    line(fmt::format("const int64_t lo = t * mdh_block, hi = std::min<int64_t>({}, lo + mdh_block);", N(p)));
+    line(fmt::format("{} mdh_lane[16];", E));
+    open("for (int64_t l = 0; l < 16; ++l)");
+    line(fmt::format("const int64_t {} = lo + l;", cp));
+    line(fmt::format("mdh_lane[l] = {};", applyF(c)));
+    close();
+    line("int64_t mdh_at = lo + 16;");
+    open("for (; mdh_at + 16 <= hi; mdh_at += 16)");
+    line("#pragma omp simd");
+    open("for (int64_t l = 0; l < 16; ++l)");
+    line(fmt::format("const int64_t {} = mdh_at + l;", cp));
+    line(fmt::format("mdh_lane[l] = {};", applyBinary(*L.op, "mdh_lane[l]", applyF(c))));
+    close();
+    close();
+    line(fmt::format("{} mdh_fold = mdh_lane[0];", E));
+    line(fmt::format("for (int64_t l = 1; l < 16; ++l) mdh_fold = {};", applyBinary(*L.op, "mdh_fold", "mdh_lane[l]")));
+    open(fmt::format("for (int64_t {0} = mdh_at; {0} < hi; ++{0})", cp));
+    line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
+    close();
+    line("mdh_total[size_t(t)] = mdh_fold;");
+    close();
+    line("#pragma omp barrier");
+    line(fmt::format("{} mdh_carry = mdh_total[0];", E));
+    line(fmt::format("for (int64_t u = 1; u <= t; ++u) mdh_carry = {};", applyBinary(*L.op, "mdh_carry", "mdh_total[size_t(u)]")));
+    line(fmt::format("const int64_t lo = (t + 1) * mdh_block, hi = std::min<int64_t>({}, lo + mdh_block);", N(p)));
+    scanLine("lo", "hi", "mdh_carry");
+    close();
+    close();
+    close();
+    if (!L.directOutput) scatter("mdh_tmp.data()");
   }
 
   /// Inclusive scan of the output MDA along dimension d.

@@ -89,6 +89,12 @@ Lowered lower(const hl::Program &p, const Config &c) {
   int s = int(loopDims.size());
   while (s > 0 && l.reduced[loopDims[s - 1]]) --s;
   l.scopeStart = s;
+  int prefixDims = 0, reducedDims = 0, prefixDim = -1;
+  for (size_t d = 0; d < D; ++d) {
+    reducedDims += l.reduced[d];
+    if (l.prefix[d]) ++prefixDims, prefixDim = int(d);
+  }
+  if (l.strategy == Strategy::Tiled && prefixDims == 1 && reducedDims == 0) l.streamedScan = prefixDim;
   return l;
 }
 
@@ -101,6 +107,10 @@ std::string printLowered(const Lowered &l) {
   out += fmt::format("// strategy: {}: {}\n", l.strategy == Strategy::Tiled ? "tiled" : "canonical", l.reason);
   out += fmt::format("// output: {}\n", l.directOutput ? "combined in place in the output buffers"
                                                         : "combined in a temporary MDA, then written through the output view");
+  if (l.streamedScan >= 0)
+    out += fmt::format("// OpenMP: streamed prefix sum along {} (no reduced dimension, a cell is one f): the levels below apply to "
+                       "the CUDA and OpenCL kernels only\n",
+                       names[size_t(l.streamedScan)]);
   std::vector<int64_t> prev = concreteSizes(p);
   for (size_t i = 0; i < c.levels.size(); ++i) {
     const auto &lv = c.levels[i];

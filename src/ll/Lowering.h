@@ -37,6 +37,13 @@ struct Lowered {
   const hl::BinaryOperator *op = nullptr; ///< the one ⊕ of all non-concatenation dims (Tiled)
   std::vector<bool> kept;       ///< per dim: kept in the register accumulator
   int scopeStart = 0;           ///< index into the tile-loop list where the accumulation scope starts
+  /// The one prefix-sum dimension of a tiled program without reduced
+  /// dimensions, whose OpenMP kernel streams it (-1: none).  A cell is then
+  /// one f, so the scan reads the inputs and writes the outputs once instead
+  /// of storing every f and scanning the output again (5 passes over the
+  /// data become 2, or 7/3 when few long lines are split among the threads).
+  /// The tile levels do not apply to such a kernel.
+  int streamedScan = -1;
 };
 
 /// Whether all non-concatenation dimensions share one associative and
