@@ -15,7 +15,7 @@ using namespace mdh;
 int main(int argc, char **argv) {
   CLI::App app{"mdh-difftest — generated code against the reference interpreter"};
   std::string file, entry;
-  std::vector<std::string> sets, includes;
+  std::vector<std::string> sets, includes, extraConfigs;
   int generate = 0, configs = 8;
   uint64_t seed = 1;
   double tol = 0;
@@ -27,6 +27,8 @@ int main(int argc, char **argv) {
   app.add_option("-I,--include", includes, "import search directory")->allow_extra_args(false);
   app.add_option("--generate", generate, "test N randomly generated programs");
   app.add_option("--configs", configs, "random configurations per program (plus the default)");
+  app.add_option("--config", extraConfigs, "a configuration (JSON, partial ones completed by the default) to test besides the random ones; repeatable")
+      ->allow_extra_args(false);
   app.add_option("--seed", seed, "seed of inputs, configurations and generated programs");
   app.add_option("--float-tolerance", tol, "relative tolerance for float results (0: bit-exact)");
   app.add_option("--opt", opt, "optimisation flags for the generated code");
@@ -38,6 +40,7 @@ int main(int argc, char **argv) {
 
   testing::DiffTestOptions o;
   o.randomConfigs = configs;
+  o.extraConfigs = extraConfigs;
   o.optFlags = opt;
   o.floatTolerance = tol;
   o.verbose = verbose;

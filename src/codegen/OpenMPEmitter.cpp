@@ -59,6 +59,7 @@ public:
     E = cType(P.f->result);
     Dialect dialect;
     k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect) + emitVectorFunctions(P);
+    if (ll::streamStoresApply(P)) k.common += streamHelpers(); // any configuration may stream: common is shared by configurations
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += signature() + " {\n";
     body();
@@ -243,6 +244,57 @@ template <class T> struct mdh_array {{
       line(fmt::format("const int64_t {}{} = mdh_rem % {}; mdh_rem /= {};", prefix, d, N(d), N(d)));
     }
     line("(void)mdh_rem;");
+  }
+
+  // ---- streaming stores (Config::streamStores) ------------------------------------------------------------
+  static std::string streamHelpers() {
+    return R"(// Streaming (non-temporal) stores: whole aligned vectors go to memory without
+// first reading their cache lines, and leave the caches to the inputs.
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+template <class V> static inline void mdh_vstream(void *p, const V &v) {
+#if defined(__AVX512F__)
+  if (sizeof(V) == 64 && (reinterpret_cast<uintptr_t>(p) & 63) == 0) { __m512i x; std::memcpy(&x, &v, 64); _mm512_stream_si512(static_cast<__m512i *>(p), x); return; }
+#elif defined(__AVX__)
+  if (sizeof(V) == 32 && (reinterpret_cast<uintptr_t>(p) & 31) == 0) { __m256i x; std::memcpy(&x, &v, 32); _mm256_stream_si256(static_cast<__m256i *>(p), x); return; }
+#elif defined(__SSE2__)
+  if (sizeof(V) == 16 && (reinterpret_cast<uintptr_t>(p) & 15) == 0) { __m128i x; std::memcpy(&x, &v, 16); _mm_stream_si128(static_cast<__m128i *>(p), x); return; }
+#endif
+  std::memcpy(p, &v, sizeof(V));
+}
+// dst[0, n) = src[0, n): plain stores up to a vector boundary of dst, then whole vectors streamed.
+template <class T> static inline void mdh_stream_row(T *__restrict dst, const T *__restrict src, int64_t n) {
+  typedef mdh_vt<T, MDH_VBYTES / sizeof(T)> V;
+  constexpr int64_t W = MDH_VBYTES / int64_t(sizeof(T));
+  int64_t i = 0;
+  if (n >= 2 * W && reinterpret_cast<uintptr_t>(dst) % sizeof(T) == 0) {
+    for (; reinterpret_cast<uintptr_t>(dst + i) % MDH_VBYTES != 0; ++i) dst[i] = src[i];
+    for (; i + W <= n; i += W) mdh_vstream(dst + i, mdh_vload<V>(src + i));
+  }
+  for (; i < n; ++i) dst[i] = src[i];
+}
+static inline void mdh_stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+)";
+  }
+
+  /// Whether output rows along dimension d can be streamed: the one output
+  /// access is contiguous along d, cells are numbers, and each is written once.
+  bool streamsAlong(size_t d) const {
+    if (!C.streamStores || !L.directOutput || !P.f->result.isNumeric()) return false;
+    for (size_t k = 0; k < D; ++k)
+      if (isRed(k)) return false;
+    auto comps = outputComponents();
+    if (comps.size() != 1) return false;
+    const hl::Access &a = comps[0].first->accesses[comps[0].second];
+    if (a.dims.empty()) return false;
+    for (size_t k = 0; k + 1 < a.dims.size(); ++k)
+      if (a.dims[k].coeff(d) != 0) return false;
+    return a.dims.back().coeff(d) == 1;
   }
 
   // ---- f ------------------------------------------------------------------------------------------------
@@ -525,6 +577,7 @@ template <class T> struct mdh_array {{
       for (int d : C.levels[size_t(lv)].order) tileLoops.push_back({lv, d});
     emitTileLoops(0);
     close(); // for part
+    if (C.streamStores) line("mdh_stream_fence(); // streaming stores are weakly ordered: drain them before the join");
     close(); // parallel
     // Partial results of parts that split a reduction, combined in part order.
     if (!L.directOutput && redSplit) {
@@ -1133,6 +1186,10 @@ template <class T> struct mdh_array {{
 
   void flush(const std::string &outerFirst) {
     const int last = lastLevel();
+    if (!accDims().empty() && streamsAlong(accDims().back())) {
+      streamFlush();
+      return;
+    }
     int opened = 0;
     std::vector<std::string> j(D, "0"), c(D);
     for (size_t d = 0; d < D; ++d) {
@@ -1173,6 +1230,62 @@ template <class T> struct mdh_array {{
     for (int i = 0; i < opened; ++i) close();
   }
 
+  /// streamedScan()'s line scan of [lo, hi) with streaming stores: the
+  /// running values of up to 256 cells are collected, then stored as a row.
+  void streamedScanLine(size_t p, const std::string &lo, const std::string &hi, const std::string &from) {
+    const std::string cp = fmt::format("c{}", p);
+    std::vector<std::string> c = outCoords("c");
+    open("");
+    line(fmt::format("{} mdh_run{{}};", E));
+    line(fmt::format("{} mdh_row[256];", E));
+    open("");
+    line(fmt::format("const int64_t {} = {};", cp, lo));
+    line(fmt::format("mdh_run = {};", from.empty() ? applyF(c) : applyBinary(*L.op, from, applyF(c))));
+    close();
+    open(fmt::format("for (int64_t mdh_at = {0}; mdh_at < {1}; mdh_at += 256)", lo, hi));
+    line(fmt::format("const int64_t mdh_n = std::min<int64_t>(256, {} - mdh_at);", hi));
+    line("int64_t mdh_k = 0;");
+    line(fmt::format("if (mdh_at == {}) mdh_row[mdh_k++] = mdh_run;", lo));
+    open("for (; mdh_k < mdh_n; ++mdh_k)");
+    line(fmt::format("const int64_t {} = mdh_at + mdh_k;", cp));
+    line(fmt::format("mdh_run = {};", applyBinary(*L.op, "mdh_run", applyF(c))));
+    line("mdh_row[mdh_k] = mdh_run;");
+    close();
+    {
+      std::vector<std::string> cr = c;
+      cr[p] = "mdh_at";
+      auto comps = outputComponents();
+      const hl::Buffer &buf = *comps[0].first;
+      line(fmt::format("mdh_stream_row(&out_{}[{}], mdh_row, mdh_n);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], cr)));
+    }
+    close();
+    line("mdh_last = mdh_run;");
+    close();
+  }
+
+  /// flush() as streamed rows: one mdh_stream_row per row of the
+  /// accumulators along their innermost dimension (streamsAlong() holds).
+  void streamFlush() {
+    const int last = lastLevel();
+    const std::vector<size_t> dims = accDims();
+    const size_t row = dims.back();
+    std::vector<std::string> j(D, "0"), c(D);
+    int opened = 0;
+    for (size_t d : dims) {
+      c[d] = fmt::format("({} + j{})", b(last, d), d);
+      if (d == row) continue;
+      j[d] = fmt::format("j{}", d);
+      open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
+      ++opened;
+    }
+    c[row] = b(last, row);
+    auto comps = outputComponents();
+    const hl::Buffer &buf = *comps[0].first;
+    line(fmt::format("mdh_stream_row(&out_{}[{}], &mdh_acc[{}], {});", buf.name, linearIndex(buf, buf.accesses[comps[0].second], c),
+                     accIndex(j), e(last, row)));
+    for (int i = 0; i < opened; ++i) close();
+  }
+
   /// A program whose only non-concatenation dimension p is a prefix sum
   /// (Lowered::streamedScan): every line along p is scanned while f is
   /// evaluated, so each input is read and each output written once.  Few
@@ -1195,8 +1308,13 @@ template <class T> struct mdh_array {{
       line("(void)mdh_rem;");
     };
     const std::string cp = fmt::format("c{}", p);
+    const bool stream = streamsAlong(p);
     // Scans [lo, hi) of the current line, starting from `from` ⊕ f (or f), into mdh_last.
     auto scanLine = [&](const std::string &lo, const std::string &hi, const std::string &from) {
+      if (stream) {
+        streamedScanLine(p, lo, hi, from);
+        return;
+      }
       open("");
       line(fmt::format("{} mdh_run{{}};", E));
       open("");
@@ -1212,13 +1330,23 @@ template <class T> struct mdh_array {{
       close();
     };
     open(fmt::format("if (mdh_lines >= mdh_threads || {} / mdh_threads < INT64_C(32768))", N(p)));
-    line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
+    if (stream) {
+      line("#pragma omp parallel num_threads(mdh_threads)");
+      open("");
+      line("#pragma omp for schedule(static)");
+    } else {
+      line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
+    }
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
     line(fmt::format("{} mdh_last{{}};", E));
     line("(void)mdh_last;");
     scanLine("0", N(p), "");
     close();
+    if (stream) {
+      line("mdh_stream_fence();");
+      close();
+    }
     close("} else {");
     ++indent;
     line("const int64_t mdh_blocks = mdh_threads + 1;");
@@ -1261,6 +1389,7 @@ template <class T> struct mdh_array {{
     line(fmt::format("for (int64_t u = 1; u <= t; ++u) mdh_carry = {};", applyBinary(*L.op, "mdh_carry", "mdh_total[size_t(u)]")));
     line(fmt::format("const int64_t lo = (t + 1) * mdh_block, hi = std::min<int64_t>({}, lo + mdh_block);", N(p)));
     scanLine("lo", "hi", "mdh_carry");
+    if (stream) line("mdh_stream_fence();");
     close();
     close();
     close();

@@ -42,6 +42,7 @@ json toJson(const Config &c) {
   }
   j["simd_dim"] = c.simdDim;
   j["strict_fp"] = c.strictFp;
+  if (c.streamStores) j["stream_stores"] = true; // absent when false: older configurations keep their text
   return j;
 }
 
@@ -49,7 +50,7 @@ bool fromJson(const json &j, Config &c, std::string &error) {
   try {
     if (!j.is_object()) { error = "a configuration is a JSON object"; return false; }
     for (auto it = j.begin(); it != j.end(); ++it) {
-      static const std::set<std::string> known = {"model", "threads", "levels", "stages", "simd_dim", "strict_fp", "comment"};
+      static const std::set<std::string> known = {"model", "threads", "levels", "stages", "simd_dim", "strict_fp", "stream_stores", "comment"};
       if (!known.count(it.key())) { error = fmt::format("unknown configuration field `{}`", it.key()); return false; }
     }
     if (j.contains("model")) c.model = j.at("model").get<std::string>();
@@ -77,6 +78,7 @@ bool fromJson(const json &j, Config &c, std::string &error) {
     }
     if (j.contains("simd_dim")) c.simdDim = j.at("simd_dim").get<int>();
     if (j.contains("strict_fp")) c.strictFp = j.at("strict_fp").get<bool>();
+    if (j.contains("stream_stores")) c.streamStores = j.at("stream_stores").get<bool>();
   } catch (const std::exception &e) {
     error = fmt::format("malformed configuration: {}", e.what());
     return false;
@@ -172,6 +174,9 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   const size_t D = p.dims();
   if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
   if (c.threads < 0 || c.threads > 1024) errs.push_back(fmt::format("threads = {} is out of range [0, 1024]", c.threads));
+  if (c.streamStores && !streamStoresApply(p))
+    errs.push_back("stream_stores needs a program without point-wise dimensions (a reduction's flush reads its output back); "
+                   "remove the field");
   if (c.levels.empty()) {
     errs.push_back("a configuration needs at least one level");
     return errs;
@@ -358,8 +363,22 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
 
 } // namespace
 
-Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
-  if (isGpuModel(m)) return defaultGpuConfig(p, m);
+/// Output bytes of p, or 0 when a size is known only at run time.
+static uint64_t outputBytes(const hl::Program &p) {
+  uint64_t total = 0;
+  for (const auto &b : p.outputs) {
+    uint64_t n = b.elem.size();
+    for (const auto &x : b.shape) {
+      auto v = x.constantValue();
+      if (!v) return 0;
+      n *= uint64_t(*v);
+    }
+    total += n;
+  }
+  return total;
+}
+
+static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
   c.threads = threads;
@@ -513,6 +532,24 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   return c;
 }
 
+bool streamStoresApply(const hl::Program &p) {
+  for (size_t d = 0; d < p.dims(); ++d)
+    if (isReduced(p, d)) return false;
+  return true;
+}
+
+Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
+  if (isGpuModel(m)) return defaultGpuConfig(p, m);
+  Config c = defaultCpuConfig(p, m, threads);
+  // Streaming stores pay when the outputs cannot stay in the last-level
+  // cache anyway (then each store would first read its line from memory).
+  const AsmLayer *l3 = m.layer("L3");
+  const uint64_t llc = l3 && l3->capacityBytes > 0 ? l3->capacityBytes : uint64_t(32) << 20;
+  const uint64_t out = outputBytes(p);
+  c.streamStores = streamStoresApply(p) && out > 0 && out >= llc;
+  return c;
+}
+
 Config completeConfig(const Config &partial, const hl::Program &p, const AsmModel &m) {
   Config def = defaultConfig(p, m, partial.threads);
   Config c = partial;
@@ -579,6 +616,7 @@ Config randomConfig(const hl::Program &p, const AsmModel &m, std::mt19937_64 &rn
     if (!b.shape.empty()) s.panel = panels[pick(0, 6)];
     c.stages.push_back(std::move(s));
   }
+  if (streamStoresApply(p)) c.streamStores = pick(0, 1) == 1;
   // Respect capacities: drop stages that do not fit.
   auto errs = validate(c, p, m);
   if (!errs.empty()) c.stages.clear();

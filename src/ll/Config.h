@@ -55,6 +55,11 @@ struct Config {
   std::vector<StageConfig> stages;
   int simdDim = -1;                 ///< dimension vectorised at the innermost level (-1: none)
   bool strictFp = false;            ///< no FMA contraction
+  /// OpenMP: write output rows with non-temporal (streaming) stores, which
+  /// skip the read of each written cache line and leave the caches to the
+  /// inputs.  Only for programs without point-wise dimensions (a reduction's
+  /// flush reads its output back).  JSON `stream_stores`, absent when false.
+  bool streamStores = false;
 
   const LevelConfig *level(const std::string &layer) const;
   int levelIndex(const std::string &layer) const;
@@ -63,6 +68,9 @@ struct Config {
 nlohmann::json toJson(const Config &c);
 /// Parses a (possibly partial) configuration; missing fields stay empty/default.
 bool fromJson(const nlohmann::json &j, Config &c, std::string &error);
+
+/// Whether the OpenMP kernel of p can use streaming stores (no point-wise dimension).
+bool streamStoresApply(const hl::Program &p);
 
 /// Whether v is a permutation of 0..n-1 (loop orders, layouts).
 bool isPermutation(const std::vector<int> &v, size_t n);

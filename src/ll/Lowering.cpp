@@ -111,6 +111,7 @@ std::string printLowered(const Lowered &l) {
     out += fmt::format("// OpenMP: streamed prefix sum along {} (no reduced dimension, a cell is one f): the levels below apply to "
                        "the CUDA and OpenCL kernels only\n",
                        names[size_t(l.streamedScan)]);
+  if (c.streamStores) out += "// OpenMP: output rows written with streaming (non-temporal) stores\n";
   std::vector<int64_t> prev = concreteSizes(p);
   for (size_t i = 0; i < c.levels.size(); ++i) {
     const auto &lv = c.levels[i];

@@ -150,6 +150,23 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     if (prog.dynamicSizes.empty() && !ll::validate(c, prog, model).empty()) continue;
     configs.push_back(c);
   }
+  for (const auto &text : opts.extraConfigs) {
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    ll::Config c;
+    std::string error;
+    if (j.is_discarded()) error = "not JSON";
+    else if (ll::fromJson(j, c, error)) {
+      c = ll::completeConfig(c, prog, model);
+      auto errs = ll::validate(c, prog, model);
+      if (!errs.empty()) error = fmt::format("{}", fmt::join(errs, "; "));
+    }
+    if (!error.empty()) {
+      res.mismatches = 1;
+      res.report = fmt::format("configuration {} is not usable here: {}\n", text, error);
+      return res;
+    }
+    configs.push_back(c);
+  }
   std::vector<ll::Lowered> lowered;
   std::string source;
   for (size_t i = 0; i < configs.size(); ++i) {

@@ -22,6 +22,9 @@ namespace mdh::testing {
 
 struct DiffTestOptions {
   int randomConfigs = 8;
+  /// Configurations given as JSON (partial ones are completed by the
+  /// default), tested besides the default and the random ones.
+  std::vector<std::string> extraConfigs;
   uint64_t seed = 1;
   std::string optFlags = "-O1";
   double floatTolerance = 0; ///< 0: bit-exact

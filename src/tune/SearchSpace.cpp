@@ -71,6 +71,7 @@ void Pins::apply(ll::Config &c) const {
   if (fields.contains("threads")) c.threads = p.threads;
   if (fields.contains("simd_dim")) c.simdDim = p.simdDim;
   if (fields.contains("strict_fp")) c.strictFp = p.strictFp;
+  if (fields.contains("stream_stores")) c.streamStores = p.streamStores;
   if (fields.contains("stages")) c.stages = p.stages;
   if (!fields.contains("levels")) return;
   // Pinned levels fix the layer structure; their present fields fix values.
@@ -96,6 +97,7 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
     if (l->capacityBytes != 0) memoryLayers_.push_back(l->name); // MM/GM/DM (unbounded) hold the whole MDA
   if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes_ = 8;
   gpu_ = ll::isGpuModel(model_);
+  streamable_ = !gpu_ && ll::streamStoresApply(p);
   if (gpu_) threads_ = {threads_.front()}; // GPU configurations have no thread count
   ll::Config def = ll::defaultConfig(p, model_, threads_.front());
   defaultOrder_ = def.levels.empty() ? std::vector<int>{} : def.levels[0].order;
@@ -201,6 +203,7 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
     c.model = model_.name;
     c.threads = pickOne(threads_, rng);
     c.strictFp = start_.strictFp;
+    c.streamStores = streamable_ && chance(rng, 0.5);
     std::vector<std::string> layers;
     if (pins_.pinsLevels()) {
       for (const auto &l : start_.levels) layers.push_back(l.layer);
@@ -257,7 +260,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
     for (int m = 0; m < moves; ++m) {
       // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
       std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
-                                            threads_.size() > 1 ? 0.5 : 0.0});
+                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0});
       switch (kind(rng)) {
       case 0: { // a tile extent steps through its candidate list
         size_t l = std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng);
@@ -311,7 +314,8 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
         }
         break;
       }
-      default: c.threads = pickOne(threads_, rng); break;
+      case 5: c.threads = pickOne(threads_, rng); break;
+      default: c.streamStores = !c.streamStores; break;
       }
     }
     c = normalise(c);
@@ -379,6 +383,11 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
   for (int t : threads_) {
     ll::Config c = from;
     c.threads = t;
+    add(c);
+  }
+  if (streamable_) {
+    ll::Config c = from;
+    c.streamStores = !c.streamStores;
     add(c);
   }
   return out;

@@ -95,6 +95,7 @@ private:
   std::vector<int> defaultOrder_;
   int lanes_ = 16;
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
+  bool streamable_ = false; ///< the kernel may use streaming stores (Config::streamStores)
   ll::Config start_;
 };
 

@@ -3,7 +3,8 @@
 // case (packed panels with enough rows, none with few unless B's rows are far
 // apart, and enough core parts for a skinny product; a single-row product's
 // parts and register tile; more than one dimension cut for a contraction
-// whose every dimension is small).
+// whose every dimension is small); streaming stores: JSON, validation, and
+// the default's choice by output size).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -148,4 +149,35 @@ TEST_CASE("the default shares out a contraction whose dimensions are all small o
   CHECK(parts >= 4); // two per core (it was one part: one core did everything)
   CHECK(cutDims == 1);
   CHECK(c.levels[0].tile[size_t(c.simdDim)] == n[size_t(c.simdDim)]); // the vector dimension stays whole
+}
+
+TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions and GPU models, default by output size") {
+  ll::Config c;
+  CHECK_FALSE(ll::toJson(c).contains("stream_stores"));
+  c.streamStores = true;
+  nlohmann::json j = ll::toJson(c);
+  CHECK(j["stream_stores"] == true);
+  ll::Config back;
+  std::string err;
+  REQUIRE(ll::fromJson(j, back, err));
+  CHECK(back.streamStores);
+
+  auto m = ll::openmpModel();
+  Compilation comp;
+  auto mm = matmul(comp, "T=f32,I=64,J=64,K=64"); // k is point-wise: the flush reads its output back
+  ll::Config r = ll::defaultConfig(*mm, m, 2);
+  CHECK_FALSE(r.streamStores);
+  r.streamStores = true;
+  CHECK(mentions(ll::validate(r, *mm, m), "stream_stores needs a program without point-wise dimensions"));
+  auto g = ll::openclModel();
+  ll::Config gc = ll::defaultConfig(*mm, g);
+  gc.streamStores = true;
+  CHECK(mentions(ll::validate(gc, *mm, g), "stream_stores applies to the openmp model only"));
+
+  Compilation comp2, comp3;
+  auto big = testing_support::instantiate(comp2, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=268435456");
+  auto small = testing_support::instantiate(comp3, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=1000");
+  CHECK(ll::defaultConfig(*big, m, 2).streamStores); // 1 GiB of output: more than any last-level cache
+  CHECK_FALSE(ll::defaultConfig(*small, m, 2).streamStores);
+  CHECK(ll::validate(ll::defaultConfig(*big, m, 2), *big, m).empty());
 }
