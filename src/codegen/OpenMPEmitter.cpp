@@ -263,12 +263,14 @@ template <class V> static inline void mdh_vstream(void *p, const V &v) {
 #endif
   std::memcpy(p, &v, sizeof(V));
 }
-// dst[0, n) = src[0, n): plain stores up to a vector boundary of dst, then whole vectors streamed.
-template <class T> static inline void mdh_stream_row(T *__restrict dst, const T *__restrict src, int64_t n) {
+// dst[0, n) = src[0, n): plain stores up to a vector boundary of dst, then whole vectors
+// streamed (all plain when !stream: a cache line must not be streamed by one row and
+// stored plainly by the next, which flushes it from the cache).
+template <class T> static inline void mdh_stream_row(T *__restrict dst, const T *__restrict src, int64_t n, bool stream) {
   typedef mdh_vt<T, MDH_VBYTES / sizeof(T)> V;
   constexpr int64_t W = MDH_VBYTES / int64_t(sizeof(T));
   int64_t i = 0;
-  if (n >= 2 * W && reinterpret_cast<uintptr_t>(dst) % sizeof(T) == 0) {
+  if (stream && n >= 2 * W && reinterpret_cast<uintptr_t>(dst) % sizeof(T) == 0) {
     for (; reinterpret_cast<uintptr_t>(dst + i) % MDH_VBYTES != 0; ++i) dst[i] = src[i];
     for (; i + W <= n; i += W) mdh_vstream(dst + i, mdh_vload<V>(src + i));
   }
@@ -283,8 +285,13 @@ static inline void mdh_stream_fence() {
   }
 
   /// Whether output rows along dimension d can be streamed: the one output
-  /// access is contiguous along d, cells are numbers, and each is written once.
-  bool streamsAlong(size_t d) const {
+  /// access is contiguous along d, cells are numbers, each is written once,
+  /// and (`tiled`) every row starts on a cache line when the buffer does
+  /// (tile extents along d and the buffer's row length are multiples of 64
+  /// bytes, or a tile spans d): else a line would be streamed by one tile and
+  /// stored plainly by its neighbour.  The buffer's own alignment is checked
+  /// at run time (mdh_stream_ok).
+  bool streamsAlong(size_t d, bool tiled = true) const {
     if (!C.streamStores || !L.directOutput || !P.f->result.isNumeric()) return false;
     for (size_t k = 0; k < D; ++k)
       if (isRed(k)) return false;
@@ -294,7 +301,21 @@ static inline void mdh_stream_fence() {
     if (a.dims.empty()) return false;
     for (size_t k = 0; k + 1 < a.dims.size(); ++k)
       if (a.dims[k].coeff(d) != 0) return false;
-    return a.dims.back().coeff(d) == 1;
+    if (a.dims.back().coeff(d) != 1) return false;
+    if (!tiled) return true;
+    const int64_t bytes = int64_t(P.f->result.size());
+    auto lineMultiple = [&](int64_t elems) { return elems * bytes % 64 == 0; };
+    auto offset = a.dims.back().offset.constantValue();
+    if (!offset || !lineMultiple(*offset)) return false;
+    const hl::Buffer &buf = *comps[0].first;
+    if (buf.shape.size() > 1) {
+      auto row = buf.shape.back().constantValue();
+      if (!row || !lineMultiple(*row)) return false;
+    }
+    const std::vector<int64_t> sizes = ll::concreteSizes(P);
+    for (int lv = 0; lv <= lastLevel(); ++lv)
+      if (!lineMultiple(tile(lv, d)) && (sizes[d] <= 0 || tile(lv, d) < sizes[d])) return false;
+    return true;
   }
 
   // ---- f ------------------------------------------------------------------------------------------------
@@ -380,6 +401,12 @@ static inline void mdh_stream_fence() {
       if (!isRed(d)) cells += "*" + N(d);
     line(fmt::format("const int64_t mdh_cells = {};", cells));
     line("(void)mdh_cells;");
+    if (C.streamStores) {
+      std::vector<std::string> aligned;
+      for (const auto &b : P.outputs) aligned.push_back(fmt::format("reinterpret_cast<uintptr_t>(out_{}) % 64 == 0", b.name));
+      line(fmt::format("const bool mdh_stream_ok = {}; // streamed rows start on cache lines", fmt::format("{}", fmt::join(aligned, " && "))));
+      line("(void)mdh_stream_ok;");
+    }
     if (C.threads > 0) line(fmt::format("const int mdh_threads = {};", C.threads));
     else line("const int mdh_threads = omp_get_max_threads();");
     if (L.strategy == ll::Strategy::Canonical) canonical();
@@ -1256,7 +1283,7 @@ static inline void mdh_stream_fence() {
       cr[p] = "mdh_at";
       auto comps = outputComponents();
       const hl::Buffer &buf = *comps[0].first;
-      line(fmt::format("mdh_stream_row(&out_{}[{}], mdh_row, mdh_n);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], cr)));
+      line(fmt::format("mdh_stream_row(&out_{}[{}], mdh_row, mdh_n, mdh_stream_ok);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], cr)));
     }
     close();
     line("mdh_last = mdh_run;");
@@ -1281,7 +1308,7 @@ static inline void mdh_stream_fence() {
     c[row] = b(last, row);
     auto comps = outputComponents();
     const hl::Buffer &buf = *comps[0].first;
-    line(fmt::format("mdh_stream_row(&out_{}[{}], &mdh_acc[{}], {});", buf.name, linearIndex(buf, buf.accesses[comps[0].second], c),
+    line(fmt::format("mdh_stream_row(&out_{}[{}], &mdh_acc[{}], {}, mdh_stream_ok);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], c),
                      accIndex(j), e(last, row)));
     for (int i = 0; i < opened; ++i) close();
   }
@@ -1308,7 +1335,7 @@ static inline void mdh_stream_fence() {
       line("(void)mdh_rem;");
     };
     const std::string cp = fmt::format("c{}", p);
-    const bool stream = streamsAlong(p);
+    const bool stream = streamsAlong(p, false); // rows of 256 from one thread: neighbours share lines only at block ends
     // Scans [lo, hi) of the current line, starting from `from` ⊕ f (or f), into mdh_last.
     auto scanLine = [&](const std::string &lo, const std::string &hi, const std::string &from) {
       if (stream) {

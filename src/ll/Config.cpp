@@ -557,6 +557,15 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   }
   for (size_t d = 0; d < p.dims(); ++d) scan |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
   c.streamStores = streamStoresApply(p) && !scan && aligned && out > 0 && out >= llc;
+  // Rows start on cache lines only if every tile along the row does.
+  if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
+    const int64_t line = 64 / int64_t(p.f->result.size());
+    const int64_t n = concreteSizes(p)[size_t(c.simdDim)];
+    for (auto &l : c.levels) {
+      int64_t &t = l.tile[size_t(c.simdDim)];
+      if (n > 0 && t < n && t % line != 0) t = std::min(n, (t + line - 1) / line * line);
+    }
+  }
   return c;
 }
 
