@@ -1,4 +1,5 @@
-// Unit tests of the tuner's pure parts: the search space, the techniques'
+// Unit tests of the tuner's pure parts: the search space (streaming stores
+// included), the techniques'
 // determinism, the AUC bandit's credit, and the tuning database's crash
 // safety (torn last line, write failure on a full disk), its key, and which
 // configuration it names best once candidates were re-timed side by side.
@@ -55,6 +56,32 @@ TEST_CASE("the search space yields admissible, pinned configurations") {
     CHECK(c.levels[1].layer == "RM");
   }
   for (const auto &c : space.neighbours(space.start(), 1)) CHECK(space.admissible(c));
+}
+
+TEST_CASE("the search space flips streaming stores only where a program may use them, and a pin holds") {
+  Compilation comp, comp2;
+  auto stencil = testing_support::instantiate(comp, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=100000");
+  auto mm = matmul(comp2, "T=f32,I=64,J=64,K=64");
+  tune::SearchSpace open(*stencil, ll::openmpModel(), {}, {0});
+  bool flipped = false;
+  for (const auto &c : open.neighbours(open.start(), 1)) flipped |= c.streamStores != open.start().streamStores;
+  CHECK(flipped);
+  std::mt19937_64 rng(5);
+  int on = 0;
+  for (int i = 0; i < 60; ++i) on += open.random(rng).streamStores;
+  CHECK(on > 0);
+  CHECK(on < 60);
+
+  tune::SearchSpace reduction(*mm, ll::openmpModel(), {}, {0});
+  for (const auto &c : reduction.neighbours(reduction.start(), 1)) CHECK_FALSE(c.streamStores);
+  for (int i = 0; i < 30; ++i) CHECK_FALSE(reduction.random(rng).streamStores);
+
+  tune::Pins pins;
+  std::string err;
+  REQUIRE(tune::Pins::parse(nlohmann::json::parse(R"({"stream_stores": true})"), pins, err));
+  tune::SearchSpace pinned(*stencil, ll::openmpModel(), pins, {0});
+  CHECK(pinned.start().streamStores);
+  for (int i = 0; i < 30; ++i) CHECK(pinned.neighbour(pinned.start(), rng, 2).streamStores);
 }
 
 TEST_CASE("tile candidates include divisors and remainder-tile extents") {
