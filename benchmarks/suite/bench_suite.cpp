@@ -1143,7 +1143,10 @@ int main(int argc, char **argv) {
     }
   }
   if (w.metric.empty()) w.metric = "GFLOP/s";
-  if (w.metric == "Gcmp/s") w.flops = double(w.dim("I")) * w.dim("J");
+  if (w.metric == "Gcmp/s") { // comparisons: every element against every other (PRL: I x J, Histo: E x B)
+    w.flops = 1;
+    for (const auto &[k, v] : w.d) w.flops *= double(v);
+  }
   w.cold = o.cold;
   auto t_setup = now_s();
   const std::string &k = w.kind;
