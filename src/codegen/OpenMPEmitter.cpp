@@ -1376,14 +1376,14 @@ static inline void mdh_stream_fence() {
     }
     close("} else {");
     ++indent;
-    line("const int64_t mdh_blocks = mdh_threads + 1;");
-    line(fmt::format("const int64_t mdh_block = ({} + mdh_blocks - 1) / mdh_blocks;", N(p)));
-    line(fmt::format("mdh_array<{}> mdh_total(static_cast<size_t>(mdh_blocks));", E));
+    line(fmt::format("mdh_array<{}> mdh_total(static_cast<size_t>(mdh_threads) + 1);", E));
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
-    line("const int64_t t = omp_get_thread_num();");
+    // The team may be smaller than asked for (a call from inside a parallel region runs on one thread).
+    line("const int64_t t = omp_get_thread_num(), mdh_blocks = omp_get_num_threads() + 1;");
+    line(fmt::format("const int64_t mdh_block = ({} + mdh_blocks - 1) / mdh_blocks;", N(p)));
     line(fmt::format("{} mdh_last{{}};", E));
     open("if (t == 0)");
     scanLine("INT64_C(0)", "mdh_block", "");
@@ -1455,11 +1455,12 @@ static inline void mdh_stream_fence() {
     // Few long lines: blocked scan (scan blocks, carry in order, apply carries).
     open("for (int64_t line = 0; line < mdh_lines; ++line)");
     decodeLine();
-    line(fmt::format("const int64_t mdh_block = ({} + mdh_threads - 1) / mdh_threads;", N(d)));
     line(fmt::format("mdh_array<{}> mdh_carry(static_cast<size_t>(mdh_threads));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
-    line("const int64_t t = omp_get_thread_num();");
+    // The team may be smaller than asked for (a call from inside a parallel region runs on one thread).
+    line("const int64_t t = omp_get_thread_num(), mdh_team = omp_get_num_threads();");
+    line(fmt::format("const int64_t mdh_block = ({} + mdh_team - 1) / mdh_team;", N(d)));
     line(fmt::format("const int64_t lo = t * mdh_block, hi = std::min<int64_t>({}, lo + mdh_block);", N(d)));
     open(fmt::format("for (int64_t c{} = lo + 1; c{} < hi; ++c{})", d, d, d));
     {
@@ -1470,7 +1471,7 @@ static inline void mdh_stream_fence() {
     line("#pragma omp barrier");
     line("#pragma omp single");
     open("");
-    open("for (int64_t u = 1; u < mdh_threads; ++u)");
+    open("for (int64_t u = 1; u < mdh_team; ++u)");
     line(fmt::format("const int64_t prevHi = std::min<int64_t>({}, u * mdh_block);", N(d)));
     line(fmt::format("if (prevHi <= (u - 1) * mdh_block) {{ mdh_carry[size_t(u)] = mdh_carry[size_t(u - 1)]; continue; }}"));
     {
