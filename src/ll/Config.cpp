@@ -546,8 +546,8 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   // and when rows of the output start on cache lines: rows that start
   // mid-line mix streamed lines with plainly stored partial ones, which was
   // slower than plain stores alone (Jacobi2D 4094², default tiles: 7.1 ->
-  // 9.9 ms).  Scans keep plain stores (2^24: 9.9 ->
-  // 14 ms streamed, in rows of 256 running values).
+  // 9.9 ms).  Scans keep plain stores (2^24: 9.9 -> 14 ms streamed, in rows
+  // of 256 running values).
   const AsmLayer *l3 = m.layer("L3");
   const uint64_t llc = l3 && l3->capacityBytes > 0 ? l3->capacityBytes : uint64_t(32) << 20;
   const uint64_t out = outputBytes(p);
