@@ -352,7 +352,12 @@ private:
 
   void fn(const FnDecl &f) {
     for (const auto &a : f.attributes) out += "@" + a.name + " ";
-    if (!f.attributes.empty()) out.back() = '\n';
+    if (!f.attributes.empty()) {
+      out.back() = '\n';
+      // A comment between the attributes and `fn` stays there (it was moved
+      // behind the function's last line).
+      emitCommentsBefore(f.name.range.begin, 0, false);
+    }
     std::vector<std::string> params;
     for (const auto &p : f.params) params.push_back(fmt::format("{}: {}", p.name.name, printType(p.type)));
     out += fmt::format("fn {}{}({})", f.name.name, metaParams(f), fmt::join(params, ", "));
