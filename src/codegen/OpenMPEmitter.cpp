@@ -1316,10 +1316,11 @@ static inline void mdh_stream_fence() {
   /// A program whose only non-concatenation dimension p is a prefix sum
   /// (Lowered::streamedScan): every line along p is scanned while f is
   /// evaluated, so each input is read and each output written once.  Few
-  /// long lines are cut into threads + 1 blocks: thread 0 scans block 0
-  /// while thread t > 0 folds block t (inputs only), then thread t scans
-  /// block t + 1 from the fold of blocks 0..t.  The folds combine in index
-  /// order; within a block they use 16 lanes (⊕ is commutative, Lemma 10).
+  /// long lines are cut into team + 1 blocks (team: the threads OpenMP
+  /// gives): thread 0 scans block 0 while thread t > 0 folds block t (inputs
+  /// only), then thread t scans block t + 1 from the fold of blocks 0..t.
+  /// The folds combine in index order; within a block they use 16 lanes (⊕
+  /// is commutative, Lemma 10).
   void streamedScan(size_t p) {
     const std::string dst = L.directOutput ? "" : "mdh_tmp.data()";
     if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
