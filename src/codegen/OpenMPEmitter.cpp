@@ -192,6 +192,13 @@ template <class T> struct mdh_array {{
     return comps;
   }
 
+  /// The cell at coordinates c of the output's only component (direct output).
+  std::string singleOutputCell(const std::vector<std::string> &c) const {
+    auto comps = outputComponents();
+    const hl::Buffer &b = *comps[0].first;
+    return fmt::format("out_{}[{}]", b.name, linearIndex(b, b.accesses[comps[0].second], c));
+  }
+
   /// Load of the output MDA cell at coordinates c (reduced coords are "0").
   std::string loadOut(const std::vector<std::string> &c, const std::string &temp) const {
     if (!L.directOutput) return fmt::format("{}[{}]", temp, outLinear(c));
@@ -219,7 +226,7 @@ template <class T> struct mdh_array {{
     }
     auto comps = outputComponents();
     if (comps.size() == 1) {
-      line(fmt::format("out_{}[{}] = {};", comps[0].first->name, linearIndex(*comps[0].first, comps[0].first->accesses[comps[0].second], c), v));
+      line(fmt::format("{} = {};", singleOutputCell(c), v));
       return;
     }
     open("");
@@ -253,15 +260,18 @@ template <class T> struct mdh_array {{
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+// One vector of MDH_VBYTES bytes to an MDH_VBYTES-aligned p (the branches match MDH_VBYTES's).
 template <class V> static inline void mdh_vstream(void *p, const V &v) {
+  static_assert(sizeof(V) == MDH_VBYTES, "one vector of the widest unit");
 #if defined(__AVX512F__)
-  if (sizeof(V) == 64 && (reinterpret_cast<uintptr_t>(p) & 63) == 0) { __m512i x; std::memcpy(&x, &v, 64); _mm512_stream_si512(static_cast<__m512i *>(p), x); return; }
+  __m512i x; std::memcpy(&x, &v, 64); _mm512_stream_si512(static_cast<__m512i *>(p), x);
 #elif defined(__AVX__)
-  if (sizeof(V) == 32 && (reinterpret_cast<uintptr_t>(p) & 31) == 0) { __m256i x; std::memcpy(&x, &v, 32); _mm256_stream_si256(static_cast<__m256i *>(p), x); return; }
+  __m256i x; std::memcpy(&x, &v, 32); _mm256_stream_si256(static_cast<__m256i *>(p), x);
 #elif defined(__SSE2__)
-  if (sizeof(V) == 16 && (reinterpret_cast<uintptr_t>(p) & 15) == 0) { __m128i x; std::memcpy(&x, &v, 16); _mm_stream_si128(static_cast<__m128i *>(p), x); return; }
-#endif
+  __m128i x; std::memcpy(&x, &v, 16); _mm_stream_si128(static_cast<__m128i *>(p), x);
+#else
   std::memcpy(p, &v, sizeof(V));
+#endif
 }
 // dst[0, n) = src[0, n): plain stores up to a vector boundary of dst, then whole vectors
 // streamed (all plain when !stream: streamed lines mixed with plainly stored partial
@@ -1004,8 +1014,7 @@ static inline void mdh_stream_fence() {
     if (!L.directOutput) {
       at = fmt::format("{}[{}]", dst, outLinear(c));
     } else {
-      auto comps = outputComponents();
-      at = fmt::format("out_{}[{}]", comps[0].first->name, linearIndex(*comps[0].first, comps[0].first->accesses[comps[0].second], c));
+      at = singleOutputCell(c);
     }
     line(fmt::format("{} *const mdh_o = &{};", E, at));
     line(fmt::format("const mdh_vec mdh_v = mdh_vacc[{}];", vaccIndex(j, "jv")));
@@ -1281,9 +1290,7 @@ static inline void mdh_stream_fence() {
     {
       std::vector<std::string> cr = c;
       cr[p] = "mdh_at";
-      auto comps = outputComponents();
-      const hl::Buffer &buf = *comps[0].first;
-      line(fmt::format("mdh_stream_row(&out_{}[{}], mdh_row, mdh_n, mdh_stream_ok);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], cr)));
+      line(fmt::format("mdh_stream_row(&{}, mdh_row, mdh_n, mdh_stream_ok);", singleOutputCell(cr)));
     }
     close();
     line("mdh_last = mdh_run;");
@@ -1306,10 +1313,7 @@ static inline void mdh_stream_fence() {
       ++opened;
     }
     c[row] = b(last, row);
-    auto comps = outputComponents();
-    const hl::Buffer &buf = *comps[0].first;
-    line(fmt::format("mdh_stream_row(&out_{}[{}], &mdh_acc[{}], {}, mdh_stream_ok);", buf.name, linearIndex(buf, buf.accesses[comps[0].second], c),
-                     accIndex(j), e(last, row)));
+    line(fmt::format("mdh_stream_row(&{}, &mdh_acc[{}], {}, mdh_stream_ok);", singleOutputCell(c), accIndex(j), e(last, row)));
     for (int i = 0; i < opened; ++i) close();
   }
 

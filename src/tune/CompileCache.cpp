@@ -20,6 +20,9 @@ namespace fs = std::filesystem;
 namespace mdh::tune {
 namespace {
 
+/// How a timed-out compile's error starts (Entry::timedOut, also for a cached one).
+constexpr const char *kTimedOut = "the compiler ran longer than";
+
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), {});
@@ -91,6 +94,7 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
       out[i].cached = true;
     } else if (fs::exists(base + ".err")) {
       out[i].error = readFile(base + ".err");
+      out[i].timedOut = out[i].error.rfind(kTimedOut, 0) == 0;
       out[i].cached = true;
     } else {
       todo.push_back(i);
@@ -126,9 +130,10 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
       } else if (rcs[g] > 0) {
         std::string log = readFile(tmpDirs[g] + "/compile.log");
         if (log.size() > 4000) log = log.substr(0, 4000) + "\n...";
-        if (timeoutSeconds > 0 && (rcs[g] == 124 || rcs[g] == 137))
-          out[i].error = fmt::format("the compiler ran longer than {:.0f} s and was stopped ({} {}); a very large unrolled "
-                                     "tile or many candidates in one unit", std::ceil(timeoutSeconds), compiler_, flags);
+        out[i].timedOut = timeoutSeconds > 0 && (rcs[g] == 124 || rcs[g] == 137);
+        if (out[i].timedOut)
+          out[i].error = fmt::format("{} {:.0f} s and was stopped ({} {}); a very large unrolled tile or many candidates "
+                                     "in one unit", kTimedOut, std::ceil(timeoutSeconds), compiler_, flags);
         else
           out[i].error = fmt::format("compiling the generated code failed ({} {}):\n{}", compiler_, flags, log);
         // Cache the failure (atomically), so a resumed run does not retry it.

@@ -33,6 +33,7 @@ public:
     std::string library; ///< path of the .so (empty on error)
     std::string error;   ///< the compiler's complaint
     bool cached = false; ///< found, not compiled now
+    bool timedOut = false; ///< stopped by the compile timeout (now, or when it was cached)
   };
   /// Libraries for `sources` compiled with `flags`; the missing ones are
   /// compiled concurrently, at most `jobs` at a time.  A compiler still

@@ -53,8 +53,7 @@ std::vector<BuiltCandidate> OpenMPBackend::build(const hl::Program &p, const std
   for (size_t g = 0; g < groups.size(); ++g) {
     // A unit stopped by the compile timeout is not retried candidate by
     // candidate: the runaway one would take the whole timeout again.
-    bool timedOut = built[g].error.rfind("the compiler ran longer", 0) == 0;
-    if (built[g].error.empty() || groups[g].size() == 1 || timedOut) {
+    if (built[g].error.empty() || groups[g].size() == 1 || built[g].timedOut) {
       for (size_t i : groups[g]) {
         out[i].library = built[g].library;
         out[i].error = built[g].error;
