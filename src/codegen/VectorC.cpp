@@ -8,6 +8,8 @@
  */
 #include "codegen/VectorC.h"
 
+#include "codegen/ScalarC.h"
+
 #include <fmt/format.h>
 
 #include <functional>
@@ -247,6 +249,78 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
   for (const auto &f : p.functions) visit(*f);
   for (const auto *f : order) out += VectorFnEmitter(*f).emit();
   return out;
+}
+
+std::string vectorBinary(const hl::BinaryOperator &op, const std::string &a, const std::string &b, const std::string &vec,
+                         const std::string &lanes) {
+  const Type &t = op.type;
+  if (op.kind == hl::BinaryOperator::Kind::User) {
+    const hl::ScalarFunction &f = *op.user;
+    if (!t.isNumeric() || f.numParams != 2 || !isVectorizable(f)) return "";
+    return fmt::format("{}<{}>({}, {})", vectorFnName(f), lanes, a, b);
+  }
+  if (op.kind != hl::BinaryOperator::Kind::Builtin || !t.isNumeric()) return "";
+  if (t.isFloat()) {
+    // mdh_add and mdh_mul are a + b and a * b on floats, also on vectors.
+    if (op.builtin == hl::BuiltinOp::Add || op.builtin == hl::BuiltinOp::Mul) return applyBinary(op, a, b);
+    return "";
+  }
+  const std::string u = fmt::format("mdh_vt<uint{}_t, {}>", t.size() * 8, lanes);
+  switch (op.builtin) {
+  case hl::BuiltinOp::Add: return fmt::format("({})(({}){} + ({}){})", vec, u, a, u, b);
+  case hl::BuiltinOp::Mul: return fmt::format("({})(({}){} * ({}){})", vec, u, a, u, b);
+  case hl::BuiltinOp::Min: return fmt::format("mdh_vselect({1} < {0}, {1}, {0})", a, b); // mdh_min: b < a ? b : a
+  case hl::BuiltinOp::Max: return fmt::format("mdh_vselect({0} < {1}, {1}, {0})", a, b); // mdh_max: a < b ? b : a
+  case hl::BuiltinOp::And: return fmt::format("({} & {})", a, b);
+  case hl::BuiltinOp::Or: return fmt::format("({} | {})", a, b);
+  case hl::BuiltinOp::Xor: return fmt::format("({} ^ {})", a, b);
+  }
+  return "";
+}
+
+std::string vectorScanHelpers() {
+  return R"(// In-register inclusive scans (Hillis-Steele): shifts are constant shuffles.
+#include <utility>
+template <size_t B> struct mdh_lane_int;
+template <> struct mdh_lane_int<1> { typedef int8_t type; };
+template <> struct mdh_lane_int<2> { typedef int16_t type; };
+template <> struct mdh_lane_int<4> { typedef int32_t type; };
+template <> struct mdh_lane_int<8> { typedef int64_t type; };
+template <class V> struct mdh_vlanes {
+  typedef typename std::remove_cv<typename std::remove_reference<decltype(V{}[0])>::type>::type elem;
+  typedef typename mdh_lane_int<sizeof(elem)>::type lane_int;
+  typedef lane_int mask __attribute__((vector_size(sizeof(V))));
+  static constexpr size_t count = sizeof(V) / sizeof(elem);
+};
+// Lane l of the result is x[l - S] (lanes below S keep x[l]); R: x[W - 1] in every lane.
+template <size_t S, bool R, class V, size_t... I> static inline V mdh_vpermute(V x, std::index_sequence<I...>) {
+#if defined(__clang__)
+  return __builtin_shufflevector(x, x, int(R ? sizeof...(I) - 1 : I >= S ? I - S : I)...);
+#else
+  typedef typename mdh_vlanes<V>::lane_int L;
+  return __builtin_shuffle(x, typename mdh_vlanes<V>::mask{L(R ? sizeof...(I) - 1 : I >= S ? I - S : I)...});
+#endif
+}
+template <size_t S, class V, class Op, size_t... I> static inline V mdh_vscan_step(V x, Op op, std::index_sequence<I...> is) {
+  typedef typename mdh_vlanes<V>::lane_int L;
+  const typename mdh_vlanes<V>::mask from{L(I >= S ? -1 : 0)...};
+  return mdh_vselect(from, op(mdh_vpermute<S, false>(x, is), x), x);
+}
+template <class V, class Op> static inline V mdh_vscan(V x, Op op) {
+  constexpr size_t W = mdh_vlanes<V>::count;
+  const auto is = std::make_index_sequence<W>();
+  if constexpr (W > 1) x = mdh_vscan_step<1>(x, op, is);
+  if constexpr (W > 2) x = mdh_vscan_step<2>(x, op, is);
+  if constexpr (W > 4) x = mdh_vscan_step<4>(x, op, is);
+  if constexpr (W > 8) x = mdh_vscan_step<8>(x, op, is);
+  if constexpr (W > 16) x = mdh_vscan_step<16>(x, op, is);
+  if constexpr (W > 32) x = mdh_vscan_step<32>(x, op, is);
+  return x;
+}
+template <class V> static inline V mdh_vlast(V x) {
+  return mdh_vpermute<0, true>(x, std::make_index_sequence<mdh_vlanes<V>::count>());
+}
+)";
 }
 
 } // namespace mdh::codegen

@@ -31,4 +31,17 @@ std::string vectorFnName(const hl::ScalarFunction &f);
 /// first), plus the helpers mdh_vsplat / mdh_vload they and the emitters use.
 std::string emitVectorFunctions(const hl::Program &p);
 
+/// ⊕ applied lane-wise to vectors `a` and `b` of type `vec` (an
+/// `mdh_vt<T, lanes>`), giving per lane exactly the scalar ⊕'s result; ""
+/// when ⊕ has no such form (tuples, bools, float min/max, whose NaN and
+/// signed-zero rules are scalar code, user operators outside the subset).
+std::string vectorBinary(const hl::BinaryOperator &op, const std::string &a, const std::string &b, const std::string &vec,
+                         const std::string &lanes);
+
+/// Helpers for in-register inclusive scans (needs emitVectorFunctions()'s
+/// helpers first): mdh_vscan(x, op) gives lane l = x[0] op ... op x[l]
+/// (log2(lanes) shifted combines, earlier lanes on the left: associativity
+/// suffices), mdh_vlast(x) broadcasts the last lane.
+std::string vectorScanHelpers();
+
 } // namespace mdh::codegen

@@ -5,6 +5,7 @@
 #include "ll/Config.h"
 
 #include "ll/GpuConfig.h"
+#include "ll/Lowering.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -546,8 +547,9 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   // and when rows of the output start on cache lines: rows that start
   // mid-line mix streamed lines with plainly stored partial ones, which was
   // slower than plain stores alone (Jacobi2D 4094², default tiles: 7.1 ->
-  // 9.9 ms).  Scans keep plain stores (2^24: 9.9 -> 14 ms streamed, in rows
-  // of 256 running values).
+  // 9.9 ms).  Scans that store f and scan the output again keep plain
+  // stores; a streamed prefix sum (streamedScanDim) writes each output once,
+  // and streaming pays there (2^24 i32, interleaved: 12.0 -> 7.8 ms).
   const AsmLayer *l3 = m.layer("L3");
   const uint64_t llc = l3 && l3->capacityBytes > 0 ? l3->capacityBytes : uint64_t(32) << 20;
   const uint64_t out = outputBytes(p);
@@ -557,6 +559,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
   for (size_t d = 0; d < p.dims(); ++d) scan |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
+  if (streamedScanDim(p) >= 0) scan = false;
   c.streamStores = streamStoresApply(p) && !scan && aligned && out > 0 && out >= llc;
   // Rows start on cache lines only if every tile along the row does.
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {

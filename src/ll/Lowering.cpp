@@ -89,13 +89,17 @@ Lowered lower(const hl::Program &p, const Config &c) {
   int s = int(loopDims.size());
   while (s > 0 && l.reduced[loopDims[s - 1]]) --s;
   l.scopeStart = s;
-  int prefixDims = 0, reducedDims = 0, prefixDim = -1;
-  for (size_t d = 0; d < D; ++d) {
-    reducedDims += l.reduced[d];
-    if (l.prefix[d]) ++prefixDims, prefixDim = int(d);
-  }
-  if (l.strategy == Strategy::Tiled && prefixDims == 1 && reducedDims == 0) l.streamedScan = prefixDim;
+  l.streamedScan = streamedScanDim(p);
   return l;
+}
+
+int streamedScanDim(const hl::Program &p) {
+  int prefixDims = 0, reducedDims = 0, prefixDim = -1;
+  for (size_t d = 0; d < p.dims(); ++d) {
+    reducedDims += p.ops[d].kind == hl::CombineOperator::Kind::PointWise;
+    if (p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) ++prefixDims, prefixDim = int(d);
+  }
+  return insideLemma10(p) && prefixDims == 1 && reducedDims == 0 ? prefixDim : -1;
 }
 
 std::string printLowered(const Lowered &l) {

@@ -41,7 +41,8 @@ struct Lowered {
   /// dimensions, whose OpenMP kernel streams it (-1: none).  A cell is then
   /// one f, so the scan reads the inputs and writes the outputs once instead
   /// of storing every f and scanning the output again (5 passes over the
-  /// data become 2, or 7/3 when few long lines are split among the threads).
+  /// data become 2; few long lines are split among the threads in chunks
+  /// that are read twice, the second time from the cache).
   /// The tile levels do not apply to such a kernel.
   int streamedScan = -1;
 };
@@ -53,6 +54,10 @@ bool insideLemma10(const hl::Program &p, std::string *why = nullptr);
 /// True when every output buffer has one access that is injective over the
 /// output MDA (a permutation-like affine map), so cells can be stored in place.
 bool outputsStorableInPlace(const hl::Program &p);
+
+/// The dimension whose OpenMP kernel is a streamed prefix sum
+/// (Lowered::streamedScan) for every configuration, or -1.
+int streamedScanDim(const hl::Program &p);
 
 Lowered lower(const hl::Program &p, const Config &c);
 
