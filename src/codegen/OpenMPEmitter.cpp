@@ -303,17 +303,10 @@ static inline void mdh_stream_fence() {
   /// plainly stored partial ones, measured slower than plain stores alone.
   /// The buffer's own alignment is checked at run time (mdh_stream_ok).
   bool streamsAlong(size_t d, bool tiled = true) const {
-    if (!C.streamStores || !L.directOutput || !P.f->result.isNumeric()) return false;
-    for (size_t k = 0; k < D; ++k)
-      if (isRed(k)) return false;
-    auto comps = outputComponents();
-    if (comps.size() != 1) return false;
-    const hl::Access &a = comps[0].first->accesses[comps[0].second];
-    if (a.dims.empty()) return false;
-    for (size_t k = 0; k + 1 < a.dims.size(); ++k)
-      if (a.dims[k].coeff(d) != 0) return false;
-    if (a.dims.back().coeff(d) != 1) return false;
+    if (!C.streamStores || !outputContiguousAlong(d)) return false;
     if (!tiled) return true;
+    auto comps = outputComponents();
+    const hl::Access &a = comps[0].first->accesses[comps[0].second];
     const int64_t bytes = int64_t(P.f->result.size());
     auto lineMultiple = [&](int64_t elems) { return elems * bytes % 64 == 0; };
     auto offset = a.dims.back().offset.constantValue();
@@ -327,6 +320,21 @@ static inline void mdh_stream_fence() {
     for (int lv = 0; lv <= lastLevel(); ++lv)
       if (!lineMultiple(tile(lv, d)) && (sizes[d] <= 0 || tile(lv, d) < sizes[d])) return false;
     return true;
+  }
+
+  /// Whether the cells of the output, numbers written once in place to one
+  /// buffer, are consecutive elements of that buffer along dimension d.
+  bool outputContiguousAlong(size_t d) const {
+    if (!L.directOutput || !P.f->result.isNumeric()) return false;
+    for (size_t k = 0; k < D; ++k)
+      if (isRed(k)) return false;
+    auto comps = outputComponents();
+    if (comps.size() != 1) return false;
+    const hl::Access &a = comps[0].first->accesses[comps[0].second];
+    if (a.dims.empty()) return false;
+    for (size_t k = 0; k + 1 < a.dims.size(); ++k)
+      if (a.dims[k].coeff(d) != 0) return false;
+    return a.dims.back().coeff(d) == 1;
   }
 
   // ---- f ------------------------------------------------------------------------------------------------
@@ -775,8 +783,8 @@ static inline void mdh_stream_fence() {
   /// for all lanes), 1 (consecutive elements), 2 (consecutive inside one
   /// panel of a staged region when panelAligned() holds), or -1 (anything
   /// else: gathered).
-  int laneStride(const hl::Buffer &b, const hl::Access &a) const {
-    const size_t s = size_t(C.simdDim);
+  int laneStride(const hl::Buffer &b, const hl::Access &a) const { return laneStride(b, a, size_t(C.simdDim)); }
+  int laneStride(const hl::Buffer &b, const hl::Access &a, size_t s) const {
     const Staged *st = stagedOf(b);
     int nonzero = 0, contiguousDim = -1;
     for (size_t k = 0; k < a.dims.size(); ++k)
@@ -814,8 +822,11 @@ static inline void mdh_stream_fence() {
 
   /// The lanes of access `a` starting at x, element by element.
   std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
+    return gather(b, a, x, size_t(C.simdDim));
+  }
+  std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x, size_t s) const {
     std::vector<std::string> xl = x;
-    xl[size_t(C.simdDim)] = fmt::format("({} + l)", x[size_t(C.simdDim)]);
+    xl[s] = fmt::format("({} + l)", x[s]);
     return fmt::format("[&] {{ {} g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", lanesOf(b), inputLoad(b, a, xl));
   }
 
@@ -1271,6 +1282,57 @@ static inline void mdh_stream_fence() {
     return vectorBinary(*L.op, "a", "b", "mdh_vec", "mdh_lanes");
   }
 
+  /// f on the mdh_lanes cells from x along dimension p (x[p] is the first)
+  /// through f's vector version; "" when f has none or takes indices.
+  std::string scanLanesF(size_t p, const std::vector<std::string> &x) const {
+    if (P.usesIndices || !isVectorizable(*P.f)) return "";
+    std::vector<std::string> args;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) switch (laneStride(b, a, p)) {
+        case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
+        case 1: args.push_back(fmt::format("mdh_vload<{}>(&{})", lanesOf(b), inputLoad(b, a, x))); break;
+        default: args.push_back(gather(b, a, x, p));
+        }
+    return fmt::format("{}<mdh_lanes>({})", vectorFnName(*P.f), fmt::join(args, ", "));
+  }
+
+  /// scanRangeLambda() where ⊕ and f have lane-wise forms and the output is
+  /// contiguous along p: cells one by one until the output is at a vector
+  /// boundary, then whole vectors straight from the inputs to the output
+  /// (streaming stores with stream_stores), then the rest one by one.
+  void scanRangeVectors(size_t p, const std::string &vop) {
+    const std::string cp = fmt::format("c{}", p);
+    std::vector<std::string> c = outCoords("c");
+    auto scalarCell = [&] {
+      line(fmt::format("const {} mdh_f = {};", E, applyF(c)));
+      line(fmt::format("mdh_run = mdh_carried ? {} : mdh_f;", applyBinary(*L.op, "mdh_run", "mdh_f")));
+      line("mdh_carried = true;");
+      line(fmt::format("{} = mdh_run;", singleOutputCell(c)));
+    };
+    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+    line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+    line(fmt::format("int64_t {} = mdh_lo;", cp));
+    open(fmt::format("for (; {} < mdh_hi && reinterpret_cast<uintptr_t>(&{}) % MDH_VBYTES != 0; ++{})", cp, singleOutputCell(c), cp));
+    scalarCell();
+    close();
+    line("mdh_vec mdh_cv = mdh_vsplat<mdh_vec>(mdh_run);");
+    open(fmt::format("for (; {0} + mdh_lanes <= mdh_hi; {0} += mdh_lanes)", cp));
+    line(fmt::format("mdh_vec mdh_v = mdh_vscan({}, mdh_vop);", scanLanesF(p, c)));
+    line("if (mdh_carried) mdh_v = mdh_vop(mdh_cv, mdh_v);");
+    line("mdh_carried = true;");
+    if (streamsAlong(p, false))
+      line(fmt::format("mdh_vstream(&{}, mdh_v);", singleOutputCell(c)));
+    else
+      line(fmt::format("std::memcpy(&{}, &mdh_v, sizeof(mdh_vec));", singleOutputCell(c)));
+    line("mdh_cv = mdh_vlast(mdh_v);");
+    close();
+    line("mdh_run = mdh_cv[0];");
+    open(fmt::format("for (; {0} < mdh_hi; ++{0})", cp));
+    scalarCell();
+    close();
+  }
+
   /// streamedScan()'s lambda `mdh_scan_range(lo, hi, carried, run)`: the
   /// scan of cells [lo, hi) of the current line along p, starting from
   /// run ⊕ f (f alone when not carried).
@@ -1283,6 +1345,11 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> c = outCoords("c");
     const std::string vop = scanVectorOp();
     open(fmt::format("const auto mdh_scan_range = [&](const int64_t mdh_lo, const int64_t mdh_hi, bool mdh_carried, {} mdh_run)", E));
+    if (!vop.empty() && outputContiguousAlong(p) && !scanLanesF(p, c).empty()) {
+      scanRangeVectors(p, vop);
+      close("};");
+      return;
+    }
     line(fmt::format("alignas(64) {} mdh_x[256];", E));
     open("for (int64_t mdh_at = mdh_lo; mdh_at < mdh_hi; mdh_at += 256)");
     line("const int64_t mdh_n = std::min<int64_t>(256, mdh_hi - mdh_at);");
@@ -1354,7 +1421,26 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> c = outCoords("c");
     open("");
     line(fmt::format("{} mdh_fold;", E));
-    open(fmt::format("if ({} - {} >= 32)", hi, lo));
+    const std::string vop = scanVectorOp(), lanesF = vop.empty() ? "" : scanLanesF(p, c);
+    if (!lanesF.empty()) {
+      // Whole vectors of f straight from the inputs (2^24 i32: 6.7 -> 6.4 ms).
+      line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
+      line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+      line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+    }
+    open(fmt::format("if ({} - {} >= {})", hi, lo, lanesF.empty() ? "32" : "2 * mdh_lanes"));
+    if (!lanesF.empty()) {
+      line(fmt::format("int64_t {} = {};", cp, lo));
+      line(fmt::format("mdh_vec mdh_vfold = {};", lanesF));
+      open(fmt::format("for ({0} = {1} + mdh_lanes; {0} + mdh_lanes <= {2}; {0} += mdh_lanes)", cp, lo, hi));
+      line(fmt::format("mdh_vfold = mdh_vop(mdh_vfold, {});", lanesF));
+      close();
+      line("mdh_fold = mdh_vfold[0];");
+      line(fmt::format("for (int64_t l = 1; l < mdh_lanes; ++l) mdh_fold = {};", applyBinary(*L.op, "mdh_fold", "mdh_vfold[l]")));
+      open(fmt::format("for (; {0} < {1}; ++{0})", cp, hi));
+      line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
+      close();
+    } else {
     line(fmt::format("{} mdh_lane[16];", E));
     open("for (int64_t l = 0; l < 16; ++l)");
     line(fmt::format("const int64_t {} = {} + l;", cp, lo));
@@ -1373,6 +1459,7 @@ static inline void mdh_stream_fence() {
     open(fmt::format("for (int64_t {0} = mdh_at; {0} < {1}; ++{0})", cp, hi));
     line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
     close();
+    }
     close("} else {");
     ++indent;
     open("");
