@@ -12,7 +12,9 @@
 //  * Timing: rounds; in each round every implementation runs in a rotated order. Warm: one
 //    untimed call, then a timed batch of calls (batch sized to >= ~2 ms). Cold: a 3x-L3 buffer is
 //    streamed (single-threaded) and the process sleeps briefly (spinning worker threads of the
-//    previous implementation go idle), then ONE call is timed. Medians with min and max.
+//    previous implementation go idle), then ONE call is timed. Medians with min and max. A call
+//    of 2 s or more is its own warm-up: the checking and calibrating calls are samples, and
+//    three samples suffice (Impl::slow).
 //  * Results: <out>/<impl>.json (warm) and <out>/<impl>.cold.json (cold), schema
 //    {"workload","impl","variant","median_s","min_s","max_s","runs","checked","max_rel_err","note",...}.
 //
@@ -98,7 +100,15 @@ struct Impl {
   // filled in:
   bool checked = false;
   double err = NAN;
+  double check_s = 0;         // the checked call's time
   std::vector<double> warm, cold;
+  // A call of kSlowCallS or more is its own warm-up (caches and thread pools cannot matter at
+  // that scale): the checked and calibration calls count as samples, rounds time it without an
+  // untimed call first, and kSlowSamples suffice (oneDNN's reference convolution takes 50 s per
+  // call at batch 16: 5 rounds of two calls each made the driver run 14 minutes).
+  static constexpr double kSlowCallS = 2.0;
+  static constexpr size_t kSlowSamples = 3;
+  bool slow() const { return check_s >= kSlowCallS; }
 };
 
 // Comparison of an implementation's output with the reference.
@@ -1187,7 +1197,9 @@ int main(int argc, char **argv) {
       continue;
     }
     std::memset(im.out->p, 0xff, w.out_bytes);  // NaN / -1 pattern: unwritten cells fail the check
+    const double t_check = now_s();
     im.run();
+    im.check_s = now_s() - t_check;
     im.err = w.check.rel_err(*im.out);
     im.checked = im.err <= w.check.tol;
     std::fprintf(stderr, "  %-17s check: max rel err %.3g (tol %.3g) %s\n", im.name.c_str(), im.err, w.check.tol,
@@ -1201,6 +1213,7 @@ int main(int argc, char **argv) {
     im->run();
     double t = now_s() - t0;
     reps[im] = o.smoke ? 1 : std::max(1, std::min(1000, int(std::ceil(2e-3 / std::max(t, 1e-7)))));
+    if (im->slow() && !o.smoke) im->warm = {im->check_s, t};
   }
   if (o.cold) evict_buf.assign(size_t(144) << 20, 1);
   int min_rounds = o.smoke ? 1 : o.min_rounds, max_rounds = o.smoke ? 1 : o.max_rounds;
@@ -1209,7 +1222,8 @@ int main(int argc, char **argv) {
     if (r >= min_rounds && now_s() - t_start > o.seconds) break;
     for (size_t q = 0; q < live.size(); ++q) {
       Impl *im = live[(q + r) % live.size()];  // rotated order: no implementation always goes first
-      im->run();                               // untimed: warms caches, wakes thread pools
+      if (im->slow() && im->warm.size() >= Impl::kSlowSamples && (!o.cold || im->cold.size() >= Impl::kSlowSamples)) continue;
+      if (!im->slow()) im->run();              // untimed: warms caches, wakes thread pools
       int n = reps[im];
       auto t0 = now_s();
       for (int i = 0; i < n; ++i) im->run();
@@ -1238,6 +1252,8 @@ int main(int argc, char **argv) {
   std::string extra = o.smoke ? " [smoke: tiny sizes, one round, no timing claim]" : "";
   for (auto &im : w.impls) {
     std::string note = im.note + extra;
+    if (im.slow() && !o.smoke)
+      note += "; " + jnum(im.check_s) + " s per call: its own warm-up, " + std::to_string(Impl::kSlowSamples) + " samples";
     if (im.run && !im.checked && im.note.find("MISMATCH") == std::string::npos)
       note += "; output MISMATCH (max rel err " + jnum(im.err) + "): time not reported";
     write_result(o, w, im, "warm", im.warm, note);
