@@ -1308,8 +1308,8 @@ static inline void mdh_stream_fence() {
   /// inputs to the output (streaming stores with stream_stores), then the
   /// rest one by one.  Given mdh_fold2, the lambda also folds cells
   /// [mdh_lo2, mdh_hi2) into it, one vector of those per vector scanned: the
-  /// next chunk is read from memory while this one is written (2^24 i32:
-  /// 6.35 -> 5.55 ms).
+  /// next chunk is read from memory while this one is written (2^24 i32,
+  /// interleaved: 5.8/5.6 -> 5.2/5.0 ms).
   void scanRangeVectors(size_t p, const std::string &vop) {
     const std::string cp = fmt::format("c{}", p);
     std::vector<std::string> c = outCoords("c"), c2 = c;
@@ -1381,11 +1381,11 @@ static inline void mdh_stream_fence() {
 
   /// streamedScan()'s lambda `mdh_scan_range(lo, hi, carried, run)`: the
   /// scan of cells [lo, hi) of the current line along p, starting from
-  /// run ⊕ f (f alone when not carried).
-  /// Batches of 256 cells: f into mdh_x (a vectorisable loop), then the
-  /// running values in place, whole vectors at a time by mdh_vscan where ⊕
-  /// has a lane-wise form, then the batch is stored as a row (streamed where
-  /// streamsAlong(p, false)).
+  /// run ⊕ f (f alone when not carried).  scanRangeVectors() where
+  /// scanInVectors(p); else batches of 256 cells: f into mdh_x (a
+  /// vectorisable loop), then the running values in place, whole vectors at
+  /// a time by mdh_vscan where ⊕ has a lane-wise form, then the batch is
+  /// stored as a row (streamed where streamsAlong(p, false)).
   void scanRangeLambda(size_t p, const std::string &dst) {
     const std::string cp = fmt::format("c{}", p);
     std::vector<std::string> c = outCoords("c");
@@ -1412,7 +1412,8 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> row = c;
     row[p] = "mdh_at";
     // Streamed rows that start on a vector go out vector by vector (through
-    // mdh_x and mdh_stream_row: 2^24 i32 6.9 -> 8.1 ms); the rest is one row.
+    // mdh_x and mdh_stream_row instead, 2^24 i32 took 8.1 ms against 6.9);
+    // the rest is one row.
     if (stream && !vop.empty())
       line(fmt::format("const bool mdh_direct = mdh_stream_ok && reinterpret_cast<uintptr_t>(&{}) % MDH_VBYTES == 0;", singleOutputCell(row)));
     if (!vop.empty()) {
@@ -1463,22 +1464,23 @@ static inline void mdh_stream_fence() {
   }
 
   /// streamedScan()'s fold of f over cells [lo, hi) (non-empty) of the
-  /// current line along p into `target`: 16 lanes over consecutive cells
-  /// (⊕ is commutative, Lemma 10), so the loop vectorises.
+  /// current line along p into `target`, over consecutive cells in lanes (⊕
+  /// is commutative, Lemma 10): vectors of f where scanLanesF() gives them,
+  /// else 16 lanes in a loop that vectorises; short ranges one by one.
   void foldRange(size_t p, const std::string &lo, const std::string &hi, const std::string &target) {
     const std::string cp = fmt::format("c{}", p);
     std::vector<std::string> c = outCoords("c");
+    const std::string vop = scanVectorOp(), lanesF = vop.empty() ? "" : scanLanesF(p, c);
     open("");
     line(fmt::format("{} mdh_fold;", E));
-    const std::string vop = scanVectorOp(), lanesF = vop.empty() ? "" : scanLanesF(p, c);
     if (!lanesF.empty()) {
-      // Whole vectors of f straight from the inputs (2^24 i32: 6.7 -> 6.4 ms).
       line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
       line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
       line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
     }
     open(fmt::format("if ({} - {} >= {})", hi, lo, lanesF.empty() ? "32" : "2 * mdh_lanes"));
     if (!lanesF.empty()) {
+      // Whole vectors of f straight from the inputs (2^24 i32: 6.7 -> 6.4 ms).
       line(fmt::format("int64_t {} = {};", cp, lo));
       line(fmt::format("mdh_vec mdh_vfold = {};", lanesF));
       open(fmt::format("for ({0} = {1} + mdh_lanes; {0} + mdh_lanes <= {2}; {0} += mdh_lanes)", cp, lo, hi));
@@ -1490,6 +1492,26 @@ static inline void mdh_stream_fence() {
       line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
       close();
     } else {
+      foldIn16Lanes(p, lo, hi);
+    }
+    close("} else {");
+    ++indent;
+    open("");
+    line(fmt::format("const int64_t {} = {};", cp, lo));
+    line(fmt::format("mdh_fold = {};", applyF(c)));
+    close();
+    open(fmt::format("for (int64_t {0} = {1} + 1; {0} < {2}; ++{0})", cp, lo, hi));
+    line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
+    close();
+    close();
+    line(fmt::format("{} = mdh_fold;", target));
+    close();
+  }
+
+  /// foldRange()'s fold into mdh_fold of at least 32 cells in 16 lanes.
+  void foldIn16Lanes(size_t p, const std::string &lo, const std::string &hi) {
+    const std::string cp = fmt::format("c{}", p);
+    std::vector<std::string> c = outCoords("c");
     line(fmt::format("{} mdh_lane[16];", E));
     open("for (int64_t l = 0; l < 16; ++l)");
     line(fmt::format("const int64_t {} = {} + l;", cp, lo));
@@ -1507,19 +1529,6 @@ static inline void mdh_stream_fence() {
     line(fmt::format("for (int64_t l = 1; l < 16; ++l) mdh_fold = {};", applyBinary(*L.op, "mdh_fold", "mdh_lane[l]")));
     open(fmt::format("for (int64_t {0} = mdh_at; {0} < {1}; ++{0})", cp, hi));
     line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
-    close();
-    }
-    close("} else {");
-    ++indent;
-    open("");
-    line(fmt::format("const int64_t {} = {};", cp, lo));
-    line(fmt::format("mdh_fold = {};", applyF(c)));
-    close();
-    open(fmt::format("for (int64_t {0} = {1} + 1; {0} < {2}; ++{0})", cp, lo, hi));
-    line(fmt::format("mdh_fold = {};", applyBinary(*L.op, "mdh_fold", applyF(c))));
-    close();
-    close();
-    line(fmt::format("{} = mdh_fold;", target));
     close();
   }
 
