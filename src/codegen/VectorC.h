@@ -13,7 +13,8 @@
  * round the same way, so results are bit-identical under the same
  * contraction flags); functions outside the subset (branches, integer
  * division, records) are reported as not vectorisable rather than
- * approximated.
+ * approximated.  Combine operators get the same treatment (vectorBinary),
+ * and in-register inclusive scans are built on it (vectorScanHelpers).
  */
 #pragma once
 
