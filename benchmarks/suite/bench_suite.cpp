@@ -1253,7 +1253,7 @@ int main(int argc, char **argv) {
   for (auto &im : w.impls) {
     std::string note = im.note + extra;
     if (im.slow() && !o.smoke)
-      note += "; " + jnum(im.check_s) + " s per call: its own warm-up, " + std::to_string(Impl::kSlowSamples) + " samples";
+      note += "; " + jnum(im.check_s) + " s per call: its own warm-up, " + std::to_string(im.warm.size()) + " samples";
     if (im.run && !im.checked && im.note.find("MISMATCH") == std::string::npos)
       note += "; output MISMATCH (max rel err " + jnum(im.err) + "): time not reported";
     write_result(o, w, im, "warm", im.warm, note);
