@@ -1303,6 +1303,14 @@ static inline void mdh_stream_fence() {
     return !scanVectorOp().empty() && outputContiguousAlong(p) && !scanLanesF(p, outCoords("c")).empty();
   }
 
+  /// Declares mdh_lanes, mdh_vec (E in lanes) and mdh_vop (⊕ on them, `vop`
+  /// from scanVectorOp()) for the vector code of streamedScan().
+  void declareScanLanes(const std::string &vop) {
+    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+    line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+  }
+
   /// scanRangeLambda() where scanInVectors(p): cells one by one until the
   /// output is at a vector boundary, then whole vectors straight from the
   /// inputs to the output (streaming stores with stream_stores), then the
@@ -1320,9 +1328,7 @@ static inline void mdh_stream_fence() {
       line("mdh_carried = true;");
       line(fmt::format("{} = mdh_run;", singleOutputCell(c)));
     };
-    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
-    line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+    declareScanLanes(vop);
     line("int64_t mdh_c2 = mdh_lo2;");
     line("const bool mdh_folding = mdh_fold2 && mdh_hi2 - mdh_lo2 >= 2 * mdh_lanes;");
     line("mdh_vec mdh_vfold{};");
@@ -1337,27 +1343,29 @@ static inline void mdh_stream_fence() {
     line("mdh_vec mdh_cv = mdh_vsplat<mdh_vec>(mdh_run);");
     const std::string store = streamsAlong(p, false) ? fmt::format("mdh_vstream(&{}, mdh_v);", singleOutputCell(c))
                                                      : fmt::format("std::memcpy(&{}, &mdh_v, sizeof(mdh_vec));", singleOutputCell(c));
+    // One vector of running values at c: scanned, combined with the carry
+    // (when `carried`), stored; its last lane is the next carry.
+    auto scanVector = [&](bool carried) {
+      const std::string scanned = fmt::format("mdh_vscan({}, mdh_vop)", scanLanesF(p, c));
+      line(fmt::format("const mdh_vec mdh_v = {};", carried ? fmt::format("mdh_vop(mdh_cv, {})", scanned) : scanned));
+      line(store);
+      line("mdh_cv = mdh_vlast(mdh_v);");
+    };
     // The first vector of an uncarried range, then vectors that all combine
     // with the carry: no test in the loops that do the work.
     open(fmt::format("if (!mdh_carried && {} + mdh_lanes <= mdh_hi)", cp));
-    line(fmt::format("const mdh_vec mdh_v = mdh_vscan({}, mdh_vop);", scanLanesF(p, c)));
-    line(store);
-    line("mdh_cv = mdh_vlast(mdh_v);");
+    scanVector(false);
     line("mdh_carried = true;");
     line(fmt::format("{} += mdh_lanes;", cp));
     close();
     open("if (mdh_folding)");
     open(fmt::format("for (; {0} + mdh_lanes <= mdh_hi && mdh_c2 + mdh_lanes <= mdh_hi2; {0} += mdh_lanes, mdh_c2 += mdh_lanes)", cp));
     line(fmt::format("mdh_vfold = mdh_vop(mdh_vfold, {});", scanLanesF(p, c2)));
-    line(fmt::format("const mdh_vec mdh_v = mdh_vop(mdh_cv, mdh_vscan({}, mdh_vop));", scanLanesF(p, c)));
-    line(store);
-    line("mdh_cv = mdh_vlast(mdh_v);");
+    scanVector(true);
     close();
     close();
     open(fmt::format("for (; {0} + mdh_lanes <= mdh_hi; {0} += mdh_lanes)", cp));
-    line(fmt::format("const mdh_vec mdh_v = mdh_vop(mdh_cv, mdh_vscan({}, mdh_vop));", scanLanesF(p, c)));
-    line(store);
-    line("mdh_cv = mdh_vlast(mdh_v);");
+    scanVector(true);
     close();
     line("mdh_run = mdh_cv[0];");
     open(fmt::format("for (; {0} < mdh_hi; ++{0})", cp));
@@ -1417,9 +1425,7 @@ static inline void mdh_stream_fence() {
     if (stream && !vop.empty())
       line(fmt::format("const bool mdh_direct = mdh_stream_ok && reinterpret_cast<uintptr_t>(&{}) % MDH_VBYTES == 0;", singleOutputCell(row)));
     if (!vop.empty()) {
-      line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-      line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
-      line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+      declareScanLanes(vop);
       line("mdh_vec mdh_cv = mdh_vsplat<mdh_vec>(mdh_run);");
       open("for (; l + mdh_lanes <= mdh_n; l += mdh_lanes)");
       line("mdh_vec mdh_v = mdh_vscan(mdh_vload<mdh_vec>(mdh_x + l), mdh_vop);");
@@ -1474,9 +1480,7 @@ static inline void mdh_stream_fence() {
     open("");
     line(fmt::format("{} mdh_fold;", E));
     if (!lanesF.empty()) {
-      line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-      line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
-      line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
+      declareScanLanes(vop);
     }
     open(fmt::format("if ({} - {} >= {})", hi, lo, lanesF.empty() ? "32" : "2 * mdh_lanes"));
     if (!lanesF.empty()) {
