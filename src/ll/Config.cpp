@@ -543,13 +543,17 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   if (isGpuModel(m)) return defaultGpuConfig(p, m);
   Config c = defaultCpuConfig(p, m, threads);
   // Streaming stores pay when the outputs cannot stay in the last-level
-  // cache anyway (then each store would first read its line from memory),
-  // and when rows of the output start on cache lines: rows that start
-  // mid-line mix streamed lines with plainly stored partial ones, which was
-  // slower than plain stores alone (Jacobi2D 4094², default tiles: 7.1 ->
-  // 9.9 ms).  Scans that store f and scan the output again keep plain
-  // stores; a streamed prefix sum (streamedScanDim) writes each output once,
-  // and streaming pays there (2^24 i32, interleaved: 12.0 -> 7.8 ms).
+  // cache anyway (then each store would first read its line from memory).
+  // Rows of the output must start on cache lines, or be written straight
+  // from f a row at a time (the OpenMP emitter's streamed rows: one buffer,
+  // numbers, contiguous along the vector dimension), which peel each row to
+  // a vector boundary.  Rows that start mid-line through the accumulator
+  // tiles mix streamed lines with plainly stored partial ones, slower than
+  // plain stores alone (Jacobi2D 4094², default tiles: 7.1 -> 9.9 ms);
+  // written straight from f, Jacobi2D went 6.3 -> 4.4 ms.  Scans that store
+  // f and scan the output again keep plain stores; a streamed prefix sum
+  // (streamedScanDim) writes each output once, and streaming pays there
+  // (2^24 i32, interleaved: 12.0 -> 7.8 ms).
   const AsmLayer *l3 = m.layer("L3");
   const uint64_t llc = l3 && l3->capacityBytes > 0 ? l3->capacityBytes : uint64_t(32) << 20;
   const uint64_t out = outputBytes(p);
@@ -558,16 +562,19 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
     auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
+  const bool rowsFromF = c.simdDim >= 0 && p.f && p.f->result.isNumeric() && p.outputs.size() == 1 &&
+                         p.outputs[0].accesses.size() == 1 && contiguousAlong(p.outputs[0].accesses[0], c.simdDim);
   for (size_t d = 0; d < p.dims(); ++d) scan |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
   if (streamedScanDim(p) >= 0) scan = false;
-  c.streamStores = streamStoresApply(p) && !scan && aligned && out > 0 && out >= llc;
-  // Rows start on cache lines only if every tile along the row does.
+  c.streamStores = streamStoresApply(p) && !scan && (aligned || rowsFromF) && out > 0 && out >= llc;
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
     const int64_t line = 64 / int64_t(p.f->result.size());
     const int64_t n = concreteSizes(p)[size_t(c.simdDim)];
-    for (auto &l : c.levels) {
-      int64_t &t = l.tile[size_t(c.simdDim)];
-      if (n > 0 && t < n && t % line != 0) t = std::min(n, (t + line - 1) / line * line);
+    for (size_t lv = 0; lv < c.levels.size(); ++lv) {
+      int64_t &t = c.levels[lv].tile[size_t(c.simdDim)];
+      if (n <= 0 || t >= n) continue;
+      if (aligned && t % line != 0) t = std::min(n, (t + line - 1) / line * line); // every tile starts on a line
+      else if (!aligned && lv > 0) t = n; // one peel per row, not per tile
     }
   }
   return c;
