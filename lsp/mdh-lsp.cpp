@@ -3,6 +3,7 @@
 #include "LspServer.h"
 #include "MdhServer.h"
 #include "Transport.h"
+#include "driver/CliSupport.h"
 
 #include <CLI/CLI.hpp>
 
@@ -26,12 +27,7 @@ int main(int argc, char **argv) {
   app.add_flag("--verify-incremental", opts.verifyIncrementalParse,
                "check each incremental parse against a whole-file parse (tests)");
   app.add_flag("--stdio", "use stdin/stdout (the default and only transport; accepted for editors that pass it)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; a malformed command line exits 2 (CLI11's own codes are 100+).
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = mdh::parseCommandLine(app, argc, argv); rc >= 0) return rc;
   std::signal(SIGPIPE, SIG_IGN); // a vanished client must not kill us mid-write
 
   MdhServer server(opts);

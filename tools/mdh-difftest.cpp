@@ -27,7 +27,8 @@ int main(int argc, char **argv) {
   app.add_option("-I,--include", includes, "import search directory")->allow_extra_args(false);
   app.add_option("--generate", generate, "test N randomly generated programs");
   app.add_option("--configs", configs, "random configurations per program (plus the default)");
-  app.add_option("--config", extraConfigs, "a configuration (JSON, partial ones completed by the default) to test besides the random ones; repeatable")
+  app.add_option("--config", extraConfigs,
+                 "a configuration to test besides the random ones: a JSON file or JSON text (partial ones completed by the default); repeatable")
       ->allow_extra_args(false);
   app.add_option("--seed", seed, "seed of inputs, configurations and generated programs");
   app.add_option("--float-tolerance", tol, "relative tolerance for float results (0: bit-exact)");
@@ -36,11 +37,18 @@ int main(int argc, char **argv) {
   app.add_flag("-v,--verbose", verbose, "print every configuration");
   app.add_option("--backend", backend, "openmp | opencl (the GPU kernels on the default OpenCL device)")
       ->check(CLI::IsMember({"openmp", "opencl"}));
-  CLI11_PARSE(app, argc, argv);
+  if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
 
   testing::DiffTestOptions o;
   o.randomConfigs = configs;
-  o.extraConfigs = extraConfigs;
+  for (const auto &arg : extraConfigs) {
+    std::string text, err;
+    if (!configArgumentText(arg, text, err)) {
+      fmt::print(stderr, "error: {}\n", err);
+      return 2;
+    }
+    o.extraConfigs.push_back(text);
+  }
   o.optFlags = opt;
   o.floatTolerance = tol;
   o.verbose = verbose;

@@ -153,12 +153,12 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
   std::string modelName = "openmp";
   cfg.strictFp = strictFp;
   if (!path.empty()) {
-    std::ifstream in(path);
-    if (!in) {
-      fmt::print(stderr, "error: cannot read configuration `{}`\n", path);
+    std::string text, readError;
+    if (!configArgumentText(path, text, readError)) {
+      fmt::print(stderr, "error: {}\n", readError);
       return std::nullopt;
     }
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded()) {
       fmt::print(stderr, "error: `{}` is not valid JSON\n", path);
       return std::nullopt;
@@ -342,12 +342,11 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
   d.jobs = cli.jobs;
   d.backend = cli.backend;
   if (!pinPath.empty()) {
-    std::ifstream in(pinPath);
-    nlohmann::json j = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
-    std::string err;
-    if (!in || j.is_discarded() || !tune::Pins::parse(j, d.tune.pins, err)) {
-      fmt::print(stderr, "error: cannot use `{}` as pinned parameters: {}\n", pinPath,
-                 !in ? "cannot read it" : j.is_discarded() ? "not valid JSON" : err);
+    std::string text, err;
+    const bool read = configArgumentText(pinPath, text, err);
+    nlohmann::json j = read ? nlohmann::json::parse(text, nullptr, false) : nlohmann::json();
+    if (!read || j.is_discarded() || !tune::Pins::parse(j, d.tune.pins, err)) {
+      fmt::print(stderr, "error: cannot use `{}` as pinned parameters: {}\n", pinPath, !read ? err : j.is_discarded() ? "not valid JSON" : err);
       return false;
     }
   }
@@ -578,7 +577,7 @@ int main(int argc, char **argv) {
   addCommon(compileCmd, compileOpts);
   compileCmd->add_option("-e,--entry", entry, "the mdh declaration to instantiate")->required();
   compileCmd->add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)")->allow_extra_args(false);
-  compileCmd->add_option("--config", configPath, "low-level configuration (JSON; partial is completed by the default)");
+  compileCmd->add_option("--config", configPath, "low-level configuration: a JSON file or JSON text (partial is completed by the default)");
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
   compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
   compileCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
@@ -589,7 +588,7 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)");
   compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)");
   compileCmd->add_option("--tune-db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
-  app.add_option("--config", configPath, "low-level configuration for --emit=ll|code");
+  app.add_option("--config", configPath, "low-level configuration for --emit=ll|code: a JSON file or JSON text");
   app.add_option("--threads", threads, "thread count for --emit=ll|code");
 
   Common runOpts;
@@ -599,7 +598,7 @@ int main(int argc, char **argv) {
   addCommon(runCmd, runOpts);
   runCmd->add_option("-e,--entry", entry, "the mdh declaration to run")->required();
   runCmd->add_option("-s,--set", sets, "meta-parameters and run-time sizes, e.g. T=f32,I=512")->allow_extra_args(false);
-  runCmd->add_option("--config", configPath, "low-level configuration (JSON)");
+  runCmd->add_option("--config", configPath, "low-level configuration: a JSON file or JSON text");
   runCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
   runCmd->add_option("--in", ins, "input buffer data BUF=FILE.npy (random data otherwise)")->allow_extra_args(false);
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
@@ -624,7 +623,7 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auc", "random", "annealing", "pattern"}));
   tuneCmd->add_option("--seed", tuneCli.opts.seed, "seed of the search and of the input data");
   tuneCmd->add_option("--threads", threads, "pin the thread count (0: searched)");
-  tuneCmd->add_option("--pin", tuneCli.pinPath, "partial configuration (JSON) whose fields stay fixed");
+  tuneCmd->add_option("--pin", tuneCli.pinPath, "partial configuration whose fields stay fixed: a JSON file or JSON text");
   tuneCmd->add_option("--db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   tuneCmd->add_option("--report", tuneCli.reportDir, "write tuning.csv and convergence.svg into DIR");
   tuneCmd->add_flag("--show", tuneCli.show, "print what the tuning database holds for this instantiation, tune nothing");
@@ -652,12 +651,7 @@ int main(int argc, char **argv) {
   fmtCmd->add_flag("-i,--in-place", inPlace, "rewrite the files");
   fmtCmd->add_flag("--check", fmtCheck, "exit 1 if a file is not formatted");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; a malformed command line exits 2 (CLI11's own codes are 100+).
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
   // A time budget alone is not cut short by the default evaluation count.

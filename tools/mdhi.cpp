@@ -66,12 +66,7 @@ int main(int argc, char **argv) {
   run->add_option("-I,--include", runIncludes, "directory searched by `import`")->type_name("DIR");
   interp::addRunOptions(*run, request);
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError &e) {
-    // --help and --version exit 0; a malformed command line exits 2 (CLI11's own codes are 100+).
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
   interp::SessionOptions opts;
   opts.includeDirs = includes;
   opts.includeDirs.insert(opts.includeDirs.end(), runIncludes.begin(), runIncludes.end());

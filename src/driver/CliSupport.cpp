@@ -4,9 +4,20 @@
 #include "driver/CliSupport.h"
 
 #include <fmt/format.h>
+#include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace mdh {
+
+int parseCommandLine(CLI::App &app, int argc, char **argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return -1;
+}
 
 bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out, std::string &error) {
   for (const auto &item : items) {
@@ -34,6 +45,23 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
 }
 
 bool isTerminal(FILE *stream) { return isatty(fileno(stream)) != 0; }
+
+bool configArgumentText(const std::string &arg, std::string &text, std::string &error) {
+  const size_t first = arg.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && arg[first] == '{') {
+    text = arg;
+    return true;
+  }
+  std::ifstream in(arg);
+  if (!in) {
+    error = fmt::format("cannot read configuration `{}` (give a JSON file, or JSON text starting with `{{`)", arg);
+    return false;
+  }
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  text = buf.str();
+  return true;
+}
 
 void printDiagnostics(Compilation &c, FILE *out, bool summary) {
   bool color = isTerminal(out) && !std::getenv("NO_COLOR");

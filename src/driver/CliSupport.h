@@ -1,20 +1,32 @@
 /** \file
- * Pieces shared by the command-line front ends: `--set` parsing and the
- * printing of collected diagnostics.
+ * Pieces shared by the command-line front ends: command-line parsing and
+ * its exit status, `--set` parsing, `--config` arguments, and the printing
+ * of collected diagnostics.
  */
 #pragma once
 
 #include "driver/Compilation.h"
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace mdh {
 
+/// Parses the command line into `app`.  Returns -1 when the program goes
+/// on, else its exit status: 0 after --help or --version, 2 for a malformed
+/// command line (CLI11's own codes are 100 and more), its message printed.
+int parseCommandLine(CLI::App &app, int argc, char **argv);
+
 /// Parses `T=f32,I=512` (several --set options concatenate).  Returns false
 /// and fills `error` on malformed input.
 bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out, std::string &error);
+
+/// The text of a `--config` argument: the argument itself when it is JSON
+/// text (starts with `{` after blanks), else the contents of the file it
+/// names.  Returns false and fills `error` when the file cannot be read.
+bool configArgumentText(const std::string &arg, std::string &text, std::string &error);
 
 /// Prints every diagnostic of the compilation to `out`, rustc-style, and a
 /// summary line when there were errors or warnings.

@@ -3,9 +3,11 @@
 # like mdhi (E0903 with the file position, exit 1, no output file written)
 # unless --allow-undefined; `mdhc compile --name` rejects names that are not
 # C identifiers or that the generated code's libraries use; data requests
-# that cannot be met (a directory as input, a buffer given twice) say so.
+# that cannot be met (a directory as input, a buffer given twice) say so;
+# --config takes a JSON file or JSON text alike, and names a missing file;
+# a malformed command line exits 2, in mdhc and mdh-difftest alike.
 set -u
-mdhc=$1 dir=$(dirname "$0")
+mdhc=$1 difftest=$2 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --seed 1 --out O="$tmp/o.npy" 2> "$tmp/err" && fail "⊥ cells were not an error"
@@ -22,4 +24,18 @@ $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in A="$tmp"
 grep -q "input buffer \`A\`: cannot read .*: it is a directory" "$tmp/err" || { cat "$tmp/err"; fail "no message for a directory"; }
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in A=x.npy --in A=y.npy 2> "$tmp/err" && fail "a buffer given twice was accepted"
 grep -q "buffer \`A\` is given twice" "$tmp/err" || { cat "$tmp/err"; fail "no message for a buffer given twice"; }
+# --config: JSON text and the same JSON in a file give the same configuration.
+cfg='{"threads": 3, "levels": [{"layer": "COR", "order": [0], "tile": [2]}, {"layer": "RM", "order": [0], "tile": [1]}]}'
+echo "$cfg" > "$tmp/cfg.json"
+$mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config "$cfg" > "$tmp/ll_text" 2> "$tmp/err" || { cat "$tmp/err"; fail "--config JSON text"; }
+$mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config "$tmp/cfg.json" > "$tmp/ll_file" 2> "$tmp/err" || { cat "$tmp/err"; fail "--config FILE"; }
+grep -q "tile=(2)" "$tmp/ll_text" || { cat "$tmp/ll_text"; fail "--config JSON text was not used"; }
+cmp -s "$tmp/ll_text" "$tmp/ll_file" || fail "--config text and file differ"
+$mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config "$tmp/missing.json" 2> "$tmp/err" && fail "a missing --config file was accepted"
+grep -q "cannot read configuration \`.*missing.json\` (give a JSON file, or JSON text" "$tmp/err" || { cat "$tmp/err"; fail "no message for a missing --config file"; }
+for tool in "$mdhc" "$difftest"; do
+  "$tool" --no-such-option > /dev/null 2> "$tmp/err"; rc=$?
+  [ "$rc" = 2 ] || { cat "$tmp/err"; fail "$tool --no-such-option exited $rc, not 2"; }
+  grep -q "no-such-option" "$tmp/err" || { cat "$tmp/err"; fail "$tool did not name the bad option"; }
+done
 echo "1 passed, 0 failed"
