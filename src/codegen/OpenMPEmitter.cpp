@@ -1195,7 +1195,8 @@ static inline void mdh_stream_fence() {
   /// (streamedRowLoops): every cell is written once, and the output is
   /// contiguous along the vector dimension.  No accumulator tile sits
   /// between f and the output.  Segments must start on cache lines
-  /// (streamsAlong) or be long: a segment that starts mid-line costs a peel
+  /// (streamsAlong), span the row, or be at least kMinStreamedSegmentBytes
+  /// long: a segment that starts mid-line costs a peel
   /// and up to two plainly stored partial lines, worth it for whole rows of
   /// 4094 floats (Jacobi2D, interleaved: 7.3 -> 5.6 ms) but not for tiles of
   /// 64 floats (7.1 -> 9.9 ms through the accumulators).
@@ -1207,7 +1208,7 @@ static inline void mdh_stream_fence() {
     if (!outputContiguousAlong(s)) return false;
     if (streamsAlong(s)) return true;
     const int64_t n = ll::concreteSizes(P)[s], t = tile(lastLevel(), s);
-    return (n > 0 && t >= n) || t * int64_t(P.f->result.size()) >= 1024;
+    return (n > 0 && t >= n) || t * int64_t(P.f->result.size()) >= ll::kMinStreamedSegmentBytes;
   }
 
   /// elementLoops() where streamsRowsDirectly(): per row, cells one by one up

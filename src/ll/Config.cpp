@@ -550,7 +550,8 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
   // a vector boundary.  Rows that start mid-line through the accumulator
   // tiles mix streamed lines with plainly stored partial ones, slower than
   // plain stores alone (Jacobi2D 4094², default tiles: 7.1 -> 9.9 ms);
-  // written straight from f, Jacobi2D went 6.3 -> 4.4 ms.  Scans that store
+  // written straight from f in whole rows, Jacobi2D went 7.3 -> 5.6 ms
+  // (interleaved in the benchmark driver).  Scans that store
   // f and scan the output again keep plain stores; a streamed prefix sum
   // (streamedScanDim) writes each output once, and streaming pays there
   // (2^24 i32, interleaved: 12.0 -> 7.8 ms).
@@ -562,8 +563,10 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
     auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
+  // Rows written from f must be long enough for the peel to pay.
   const bool rowsFromF = c.simdDim >= 0 && p.f && p.f->result.isNumeric() && p.outputs.size() == 1 &&
-                         p.outputs[0].accesses.size() == 1 && contiguousAlong(p.outputs[0].accesses[0], c.simdDim);
+                         p.outputs[0].accesses.size() == 1 && contiguousAlong(p.outputs[0].accesses[0], c.simdDim) &&
+                         concreteSizes(p)[size_t(c.simdDim)] * int64_t(p.f->result.size()) >= kMinStreamedSegmentBytes;
   for (size_t d = 0; d < p.dims(); ++d) scan |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
   if (streamedScanDim(p) >= 0) scan = false;
   c.streamStores = streamStoresApply(p) && !scan && (aligned || rowsFromF) && out > 0 && out >= llc;
@@ -574,7 +577,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
       int64_t &t = c.levels[lv].tile[size_t(c.simdDim)];
       if (n <= 0 || t >= n) continue;
       if (aligned && t % line != 0) t = std::min(n, (t + line - 1) / line * line); // every tile starts on a line
-      else if (!aligned && lv > 0) t = n; // one peel per row, not per tile
+      else if (!aligned && lv > 0) t = c.levels[lv - 1].tile[size_t(c.simdDim)]; // one peel per row, not per tile
     }
   }
   return c;

@@ -222,7 +222,7 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
         data::BufferData shape;
         shape.elem = b.elem;
         shape.shape = concreteShape(b, dyn);
-        storage.emplace_back(shape.elementCount() * shape.elementSize() + 128, 0);
+        storage.emplace_back(shape.elementCount() * shape.elementSize() + 64 + b.elem.size(), 0);
         const auto base = reinterpret_cast<uintptr_t>(storage.back().data());
         ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? b.elem.size() : 0)));
       }
