@@ -1266,8 +1266,7 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> rowStart = x, cell = x;
     rowStart[s] = b(last, s);
     cell[s] = fmt::format("({} + mdh_j)", b(last, s));
-    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+    declareLanes();
     line(fmt::format("{} *__restrict mdh_o = &{};", E, singleOutputCell(rowStart)));
     line("int64_t mdh_j = 0;");
     open("if (mdh_stream_ok)");
@@ -1421,11 +1420,17 @@ static inline void mdh_stream_fence() {
     return !scanVectorOp().empty() && outputContiguousAlong(p) && !scanLanesF(p, outCoords("c")).empty();
   }
 
-  /// Declares mdh_lanes, mdh_vec (E in lanes) and mdh_vop (⊕ on them, `vop`
-  /// from scanVectorOp()) for the vector code of streamedScan().
-  void declareScanLanes(const std::string &vop) {
+  /// Declares mdh_lanes (cells of E in the widest vector) and mdh_vec (E in
+  /// lanes).
+  void declareLanes() {
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
     line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+  }
+
+  /// declareLanes() and mdh_vop (⊕ on mdh_vec, `vop` from scanVectorOp())
+  /// for the vector code of streamedScan().
+  void declareScanLanes(const std::string &vop) {
+    declareLanes();
     line(fmt::format("const auto mdh_vop = [](mdh_vec a, mdh_vec b) {{ return {}; }};", vop));
   }
 

@@ -200,6 +200,12 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     res.report = reproducer(0, "the generated code does not compile:\n" + err);
     return res;
   }
+  // Element type and shape of every output (the bytes come from each run).
+  std::vector<data::BufferData> outShapes(prog.outputs.size());
+  for (size_t o = 0; o < prog.outputs.size(); ++o) {
+    outShapes[o].elem = prog.outputs[o].elem;
+    outShapes[o].shape = concreteShape(prog.outputs[o], dyn);
+  }
   for (size_t i = 0; i < configs.size(); ++i) {
     ++res.configurations;
     auto fn = lib->entry(fmt::format("{}_c{}", prog.instanceName, i));
@@ -218,13 +224,11 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
       std::vector<std::vector<uint8_t>> storage;
       std::vector<void *> ptrs;
       for (const auto &b : prog.inputs) ptrs.push_back(const_cast<uint8_t *>(inputs.at(b.name).bytes.data()));
-      for (const auto &b : prog.outputs) {
-        data::BufferData shape;
-        shape.elem = b.elem;
-        shape.shape = concreteShape(b, dyn);
-        storage.emplace_back(shape.elementCount() * shape.elementSize() + 64 + b.elem.size(), 0);
+      for (const auto &shape : outShapes) {
+        const size_t elemSize = shape.elementSize();
+        storage.emplace_back(shape.elementCount() * elemSize + 64 + elemSize, 0);
         const auto base = reinterpret_cast<uintptr_t>(storage.back().data());
-        ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? b.elem.size() : 0)));
+        ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? elemSize : 0)));
       }
       if (int status = fn(dynValues.data(), ptrs.data())) {
         ++res.mismatches;
@@ -234,9 +238,7 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
       bool bad = false;
       for (size_t o = 0; o < prog.outputs.size() && !bad; ++o) {
         const auto &b = prog.outputs[o];
-        data::BufferData got;
-        got.elem = b.elem;
-        got.shape = concreteShape(b, dyn);
+        data::BufferData got = outShapes[o];
         got.bytes.resize(got.elementCount() * got.elementSize());
         std::memcpy(got.bytes.data(), ptrs[prog.inputs.size() + o], got.bytes.size());
         const auto &want = expected.outputs.at(b.name);
