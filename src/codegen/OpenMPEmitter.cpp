@@ -407,12 +407,19 @@ static inline void mdh_stream_fence() {
     return fmt::format("in_{}[{}]", b.name, linearIndex(b, a, x));
   }
 
-  std::string applyF(const std::vector<std::string> &x) const {
+  /// f at cell x; with `bases` (declarePanelPointers()), the accesses that
+  /// have one read through it at element offsets `j`.
+  std::string applyF(const std::vector<std::string> &x, const std::vector<std::string> &bases = {},
+                     const std::vector<std::string> &j = {}) const {
     std::vector<std::string> args;
     if (P.usesIndices)
       for (size_t d = 0; d < D; ++d) args.push_back(x[d]);
+    size_t ai = 0;
     for (const auto &b : P.inputs)
-      for (const auto &a : b.accesses) args.push_back(inputLoad(b, a, x));
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        args.push_back(idx < bases.size() && !bases[idx].empty() ? throughBase(b, a, bases[idx], j) : inputLoad(b, a, x));
+      }
     return fmt::format("{}({})", fnName(*P.f), fmt::join(args, ", "));
   }
 
@@ -651,9 +658,26 @@ static inline void mdh_stream_fence() {
   int64_t accSize = 1;
   std::vector<Staged> pendingStages;
 
-  void stageAt(int level) {
+  /// The dimension of the `level` loop after whose opening `s` is copied:
+  /// the innermost of the level's loops over a dimension that the buffer's
+  /// accesses depend on, since the loops inside it see the same region
+  /// (A[i,k] staged at a level ordered (i,k,j) is copied once per (i,k), not
+  /// once per j tile); the level's first loop when no access depends on any.
+  int stageAnchorDim(const Staged &s) const {
+    const auto &order = C.levels[size_t(s.level)].order;
+    int anchor = order.empty() ? -1 : order.front();
+    for (int d : order)
+      for (const auto &a : s.buffer->accesses)
+        for (const auto &dim : a.dims)
+          if (dim.coeff(size_t(d)) != 0) anchor = d;
+    return anchor;
+  }
+
+  /// Copies the pending stages of `level` (those anchored at loop dimension
+  /// `anchorDim`; all of them when it is -1) into their local regions.
+  void stageAt(int level, int anchorDim = -1) {
     for (const auto &s : pendingStages) {
-      if (s.level != level) continue;
+      if (s.level != level || (anchorDim >= 0 && stageAnchorDim(s) != anchorDim)) continue;
       const hl::Buffer &buf = *s.buffer;
       // Footprint of the current tile: lo and extent per buffer dimension.
       for (size_t k = 0; k < buf.shape.size(); ++k) {
@@ -697,17 +721,36 @@ static inline void mdh_stream_fence() {
         rel.push_back(fmt::format("s{}", k));
         gparts.push_back(fmt::format("({}_lo{} + s{})*{}", s.var, k, k, gst[k]));
       }
-      for (int kk : s.layout) {
-        const size_t k = size_t(kk);
-        if (s.panel > 0 && k == s.panelDim())
-          open(fmt::format("for (int64_t s{0} = s{0}p * INT64_C({1}); s{0} < std::min<int64_t>({2}_n{0}, (s{0}p + 1) * INT64_C({1})); ++s{0})",
-                           k, s.panel, s.var));
-        else
-          open(fmt::format("for (int64_t s{} = 0; s{} < {}_n{}; ++s{})", k, k, s.var, k, k));
-        ++opened;
+      // A full panel is copied by a loop of constant trip count, which the
+      // compiler turns into a few vector moves; a runtime bound made it call
+      // memcpy once per panel row (14% of a 1008x1024x1024 MatMul).
+      auto copyNest = [&](bool fullPanel) {
+        int nest = 0;
+        for (int kk : s.layout) {
+          const size_t k = size_t(kk);
+          if (s.panel > 0 && k == s.panelDim())
+            open(fullPanel ? fmt::format("for (int64_t s{0} = s{0}p * INT64_C({1}); s{0} < (s{0}p + 1) * INT64_C({1}); ++s{0})", k, s.panel)
+                           : fmt::format("for (int64_t s{0} = s{0}p * INT64_C({1}); s{0} < std::min<int64_t>({2}_n{0}, (s{0}p + 1) * INT64_C({1})); ++s{0})",
+                                         k, s.panel, s.var));
+          else
+            open(fmt::format("for (int64_t s{} = 0; s{} < {}_n{}; ++s{})", k, k, s.var, k, k));
+          ++nest;
+        }
+        line(fmt::format("{}[{}] = in_{}[{}];", s.var, stagedIndex(s, rel, block, within), buf.name,
+                         gparts.empty() ? "0" : joined(gparts, " + ")));
+        for (int i = 0; i < nest; ++i) close();
+      };
+      if (s.panel > 0) {
+        const size_t k = s.panelDim();
+        open(fmt::format("if ((s{0}p + 1) * INT64_C({1}) <= {2}_n{0})", k, s.panel, s.var));
+        copyNest(true);
+        close("} else {");
+        ++indent;
+        copyNest(false);
+        close();
+      } else {
+        copyNest(false);
       }
-      line(fmt::format("{}[{}] = in_{}[{}];", s.var, stagedIndex(s, rel, block, within), buf.name,
-                       gparts.empty() ? "0" : joined(gparts, " + ")));
       for (int i = 0; i < opened; ++i) close();
       staged.push_back(s);
     }
@@ -729,12 +772,8 @@ static inline void mdh_stream_fence() {
     open(fmt::format("for (int64_t {} = {}; {} < {} + {}; {} += {})", b(l, d), b(l - 1, d), b(l, d), b(l - 1, d), e(l - 1, d),
                      b(l, d), tile(l, d)));
     line(fmt::format("const int64_t {} = std::min<int64_t>({}, {} + {} - {});", e(l, d), tile(l, d), b(l - 1, d), e(l - 1, d), b(l, d)));
-    // Staging happens once all loops of a level are open.
-    size_t pos = 0;
-    while (pos < tileLoops.size() && (tileLoops[pos].level != l || tileLoops[pos].dim != lp.dim)) ++pos;
-    bool lastOfLevel = pos + 1 >= tileLoops.size() || tileLoops[pos + 1].level != l;
     size_t stagedBefore = staged.size();
-    if (lastOfLevel) stageAt(l);
+    stageAt(l, lp.dim);
     inner();
     staged.resize(stagedBefore);
     close();
@@ -915,6 +954,41 @@ static inline void mdh_stream_fence() {
     return bases;
   }
 
+  /// The element of access `a` at element offsets `j` from the tile's first
+  /// element, read through its base pointer (elementSteps() holds).
+  std::string throughBase(const hl::Buffer &b, const hl::Access &a, const std::string &base,
+                          const std::vector<std::string> &j) const {
+    const auto steps = *elementSteps(b, a);
+    std::vector<std::string> terms;
+    for (size_t d = 0; d < D; ++d)
+      if (steps[d] != "INT64_C(0)") terms.push_back(steps[d] == "INT64_C(1)" ? j[d] : fmt::format("{}*{}", steps[d], j[d]));
+    return fmt::format("{}[{}]", base, terms.empty() ? "0" : joined(terms, " + "));
+  }
+
+  /// Base pointers for the scalar element loops, declared here for the tile
+  /// at its start, for the accesses into staged panels only: their index
+  /// divides by the panel width, which GCC vectorises with gathers (a
+  /// 16x1000x2048 MatMul with B in panels of 32 spent most of its time in
+  /// the 8- and 20-column remainder tiles), while inside one panel the
+  /// tile's elements are linear (elementSteps()).  A remainder tile starts
+  /// where a full one would, so it stays inside the panel too.
+  std::vector<std::string> declarePanelPointers() {
+    const int last = lastLevel();
+    std::vector<std::string> x0(D), bases;
+    for (size_t d = 0; d < D; ++d) x0[d] = b(last, d);
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        const Staged *st = stagedOf(b);
+        if (!st || st->panel == 0 || !elementSteps(b, a)) {
+          bases.push_back("");
+          continue;
+        }
+        bases.push_back(fmt::format("mdh_q{}", bases.size()));
+        line(fmt::format("const {} *const {} = &{};", cType(b.elem), bases.back(), inputLoad(b, a, x0)));
+      }
+    return bases;
+  }
+
   /// f applied to the lanes starting at x (x[simdDim] is the first lane);
   /// with `bases` (declareTilePointers()), reads through the base pointers at
   /// element offsets `j` (j[simdDim] counts lanes).
@@ -926,11 +1000,7 @@ static inline void mdh_stream_fence() {
       for (const auto &a : b.accesses) {
         const size_t idx = ai++;
         if (idx < bases.size() && !bases[idx].empty()) {
-          auto steps = *elementSteps(b, a);
-          std::vector<std::string> terms;
-          for (size_t d = 0; d < D; ++d)
-            if (steps[d] != "INT64_C(0)") terms.push_back(steps[d] == "INT64_C(1)" ? j[d] : fmt::format("{}*{}", steps[d], j[d]));
-          std::string at = fmt::format("{}[{}]", bases[idx], terms.empty() ? "0" : joined(terms, " + "));
+          const std::string at = throughBase(b, a, bases[idx], j);
           args.push_back(laneStride(b, a) == 0 ? fmt::format("mdh_vsplat<{}>({})", lanesOf(b), at)
                                                : fmt::format("mdh_vload<{}>(&{})", lanesOf(b), at));
           continue;
@@ -1114,6 +1184,7 @@ static inline void mdh_stream_fence() {
     for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
     jOff[s] = "(jv*mdh_lanes)";
     const std::vector<std::string> bases = declareTilePointers(x0);
+    prefetchReductionRows(bases);
     int opened = 0;
     for (int dd : elementOrder()) {
       size_t d = size_t(dd);
@@ -1129,6 +1200,48 @@ static inline void mdh_stream_fence() {
     std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
     line(fmt::format("{} = {};", slot, vectorCombine(slot, applyVectorF(x, bases, jOff))));
     for (int i = 0; i < opened; ++i) close();
+  }
+
+  /// Reduction steps ahead whose rows a register tile prefetches (see
+  /// prefetchReductionRows()).  16x1000x2048 MatMul, interleaved, three
+  /// rounds: 0.50-0.59 ms without, 0.39-0.50 ms with 8 steps; 16 and 32
+  /// steps gained less.
+  static constexpr int64_t kReductionPrefetchSteps = 8;
+
+  /// Read hints for the rows a register tile will read kReductionPrefetchSteps
+  /// steps of its innermost reduction loop ahead, for each unstaged access
+  /// that reads whole vectors (consecutive lanes) and moves to another row
+  /// of its buffer with each reduction step: B of a MatMul with few rows,
+  /// read in a column panel down 2048 rows 4000 bytes apart.  Every step
+  /// lands on another page, which the hardware prefetchers do not follow,
+  /// so the tile waited for each row from L3; accesses that walk their rows
+  /// (A) or were staged (already in L2) need no hint.
+  void prefetchReductionRows(const std::vector<std::string> &bases) {
+    if (tileLoops.empty()) return;
+    const int last = lastLevel();
+    const Loop &innermost = tileLoops.back();
+    const size_t r = size_t(innermost.dim), s = size_t(C.simdDim);
+    if (innermost.level != last || !isRed(r)) return;
+    size_t ai = 0;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        if (idx >= bases.size() || bases[idx].empty() || stagedOf(b) || laneStride(b, a) != 1) continue;
+        bool crossesRows = false; // moves along r only in dimensions outside the row
+        for (size_t k = 0; k < a.dims.size(); ++k)
+          if (a.dims[k].coeff(r) != 0) crossesRows = k + 1 < a.dims.size() || a.dims[k].coeff(r) * int64_t(b.elem.size()) >= 64;
+        if (!crossesRows) continue;
+        const std::string step = (*elementSteps(b, a))[r];
+        const int64_t rowBytes = tile(last, s) * int64_t(b.elem.size());
+        line(fmt::format("#pragma GCC unroll {}", std::min<int64_t>(tile(last, r), 64)));
+        open(fmt::format("for (int64_t mdh_pr = 0; mdh_pr < INT64_C({}); ++mdh_pr)", tile(last, r)));
+        line(fmt::format("#pragma GCC unroll {}", (rowBytes + 63) / 64));
+        open(fmt::format("for (int64_t mdh_pb = 0; mdh_pb < INT64_C({}); mdh_pb += 64)", rowBytes));
+        line(fmt::format("__builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>({}) + ({})*(INT64_C({}) + mdh_pr)*INT64_C({}) + mdh_pb), 0, 3);",
+                         bases[idx], step, kReductionPrefetchSteps, b.elem.size()));
+        close();
+        close();
+      }
   }
 
   /// The reduction's add or mul on accumulator vectors (integers wrap like
@@ -1315,6 +1428,7 @@ static inline void mdh_stream_fence() {
       j[d] = fmt::format("j{}", d);
       x[d] = fmt::format("({} + j{})", b(last, d), d);
     }
+    const std::vector<std::string> bases = declarePanelPointers();
     int opened = 0;
     for (size_t k = 0; k < D; ++k) {
       size_t d = size_t(order[k]);
@@ -1325,7 +1439,7 @@ static inline void mdh_stream_fence() {
       open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, bound, d));
       ++opened;
     }
-    std::string v = applyF(x);
+    std::string v = applyF(x, bases, j);
     std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
     if (!L.op) {
       line(fmt::format("{} = {};", slot, v)); // no reduction: every cell is written once
