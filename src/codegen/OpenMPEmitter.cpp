@@ -1227,9 +1227,12 @@ static inline void mdh_stream_fence() {
       for (const auto &a : b.accesses) {
         const size_t idx = ai++;
         if (idx >= bases.size() || bases[idx].empty() || stagedOf(b) || laneStride(b, a) != 1) continue;
-        bool crossesRows = false; // moves along r only in dimensions outside the row
+        // Another row per step: r moves a dimension outside the innermost, or
+        // the innermost by at least a cache line.
+        bool crossesRows = false;
         for (size_t k = 0; k < a.dims.size(); ++k)
-          if (a.dims[k].coeff(r) != 0) crossesRows = k + 1 < a.dims.size() || a.dims[k].coeff(r) * int64_t(b.elem.size()) >= 64;
+          if (const int64_t c = a.dims[k].coeff(r); c != 0)
+            crossesRows = crossesRows || k + 1 < a.dims.size() || std::abs(c) * int64_t(b.elem.size()) >= 64;
         if (!crossesRows) continue;
         const std::string step = (*elementSteps(b, a))[r];
         const int64_t rowBytes = tile(last, s) * int64_t(b.elem.size());
