@@ -120,7 +120,11 @@ P("")
 P("| | |")
 P("|---|---|")
 P("| machine | %s, %s logical CPUs, L3 %s |" % (model, sh("nproc"), L.get("machine", {}).get("l3", "?")))
-P("| commit | `%s`%s |" % (sh("git rev-parse --short HEAD"), " (working tree has uncommitted changes by other helpers)" if sh("git status --porcelain --untracked-files=no") else ""))
+# What the working tree adds to the commit: the results of this run are expected; anything else
+# (compiler sources) means the figures do not come from the named commit alone.
+dirty_src = sh("git status --porcelain --untracked-files=no -- . ':(exclude)benchmarks/results' ':(exclude)benchmarks/RESULTS.md' ':(exclude)benchmarks/plots'")
+P("| commit | `%s`%s |" % (sh("git rev-parse --short HEAD"),
+                          " plus uncommitted changes outside the results: " + ", ".join(l.split(maxsplit=1)[-1] for l in dirty_src.splitlines()[:5]) if dirty_src else ""))
 P("| mdhc | `%s` |" % os.path.relpath(a.mdhc, ROOT) if a.mdhc else "| mdhc | ? |")
 P("| threads | OMP_NUM_THREADS=%s, OMP_PROC_BIND=close, OMP_PLACES=cores; OpenBLAS and Eigen's pool use the same count |" % sh("nproc"))
 P("| priority | %s |" % ("`chrt -f 10` (SCHED_FIFO) for every timed process" if a.priority == "rt" else "ordinary"))
