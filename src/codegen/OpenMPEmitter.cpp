@@ -1269,6 +1269,7 @@ static inline void mdh_stream_fence() {
       j[d] = fmt::format("j{}", d);
       x[d] = fmt::format("({} + j{})", b(last, d), d);
     }
+    const std::vector<std::string> bases = declarePanelPointers();
     int opened = 0;
     for (int dd : elementOrder()) {
       size_t d = size_t(dd);
@@ -1276,7 +1277,7 @@ static inline void mdh_stream_fence() {
       ++opened;
     }
     std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
-    line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, applyF(x))));
+    line(fmt::format("{} = {};", slot, applyBinary(*L.op, slot, applyF(x, bases, j))));
     for (int i = 0; i < opened; ++i) close();
   }
 
