@@ -937,22 +937,30 @@ static inline void mdh_stream_fence() {
     return steps;
   }
 
-  /// Element reads of the register tile through per-access base pointers
-  /// (elementSteps()), declared here for the tile starting at `x0`; one
-  /// entry per input access in applyVectorF()'s order ("" where the access
-  /// keeps its full index expression).
-  std::vector<std::string> declareTilePointers(const std::vector<std::string> &x0) {
+  /// Base pointers `<prefix><k>`, declared here at the tile's first element
+  /// `x0`, for the input accesses that `wanted` accepts and whose address is
+  /// linear in the element indices (elementSteps()); one entry per input
+  /// access in applyF()'s order ("" where the access keeps its full index
+  /// expression).
+  template <class Wanted>
+  std::vector<std::string> declareBasePointers(const std::vector<std::string> &x0, const char *prefix, Wanted wanted) {
     std::vector<std::string> bases;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
-        if (laneStride(b, a) < 0 || !elementSteps(b, a)) {
+        if (!wanted(b, a) || !elementSteps(b, a)) {
           bases.push_back("");
           continue;
         }
-        bases.push_back(fmt::format("mdh_p{}", bases.size()));
+        bases.push_back(fmt::format("{}{}", prefix, bases.size()));
         line(fmt::format("const {} *const {} = &{};", cType(b.elem), bases.back(), inputLoad(b, a, x0)));
       }
     return bases;
+  }
+
+  /// Element reads of the register tile through per-access base pointers,
+  /// for every access read as whole vectors or broadcast.
+  std::vector<std::string> declareTilePointers(const std::vector<std::string> &x0) {
+    return declareBasePointers(x0, "mdh_p", [&](const hl::Buffer &b, const hl::Access &a) { return laneStride(b, a) >= 0; });
   }
 
   /// The element of access `a` at element offsets `j` from the tile's first
@@ -975,20 +983,12 @@ static inline void mdh_stream_fence() {
   /// A remainder tile starts where a full one would, so it stays inside the
   /// panel too.
   std::vector<std::string> declarePanelPointers() {
-    const int last = lastLevel();
-    std::vector<std::string> x0(D), bases;
-    for (size_t d = 0; d < D; ++d) x0[d] = b(last, d);
-    for (const auto &b : P.inputs)
-      for (const auto &a : b.accesses) {
-        const Staged *st = stagedOf(b);
-        if (!st || st->panel == 0 || !elementSteps(b, a)) {
-          bases.push_back("");
-          continue;
-        }
-        bases.push_back(fmt::format("mdh_q{}", bases.size()));
-        line(fmt::format("const {} *const {} = &{};", cType(b.elem), bases.back(), inputLoad(b, a, x0)));
-      }
-    return bases;
+    std::vector<std::string> x0(D);
+    for (size_t d = 0; d < D; ++d) x0[d] = b(lastLevel(), d);
+    return declareBasePointers(x0, "mdh_q", [&](const hl::Buffer &b, const hl::Access &) {
+      const Staged *st = stagedOf(b);
+      return st && st->panel > 0;
+    });
   }
 
   /// f applied to the lanes starting at x (x[simdDim] is the first lane);
@@ -1369,6 +1369,12 @@ static inline void mdh_stream_fence() {
     return best;
   }
 
+  /// A read hint 2 KiB ahead of each input's leading access along s, at cell x.
+  void prefetchLeading(size_t s, const std::vector<std::string> &x) {
+    for (const auto &b : P.inputs)
+      if (const hl::Access *a = leadingAccess(b, s)) line(fmt::format("mdh_prefetch_ahead(&{});", inputLoad(b, *a, x)));
+  }
+
   /// elementLoops() where streamsRowsDirectly(): per row, cells one by one up
   /// to a vector boundary of the output, then whole vectors of f streamed
   /// (f's vector version where it has one, else mdh_lanes cells through a
@@ -1400,8 +1406,7 @@ static inline void mdh_stream_fence() {
     const std::string lanesF = scanLanesF(s, cell);
     if (!lanesF.empty()) {
       open(fmt::format("for (; mdh_j + mdh_lanes <= {}; mdh_j += mdh_lanes)", n));
-      for (const auto &b : P.inputs)
-        if (const hl::Access *a = leadingAccess(b, s)) line(fmt::format("mdh_prefetch_ahead(&{});", inputLoad(b, *a, cell)));
+      prefetchLeading(s, cell);
       line(fmt::format("mdh_vstream(mdh_o + mdh_j, {});", lanesF));
       close();
     } else {
@@ -1609,8 +1614,7 @@ static inline void mdh_stream_fence() {
     close();
     open("if (mdh_folding)");
     open(fmt::format("for (; {0} + mdh_lanes <= mdh_hi && mdh_c2 + mdh_lanes <= mdh_hi2; {0} += mdh_lanes, mdh_c2 += mdh_lanes)", cp));
-    for (const auto &b : P.inputs)
-      if (const hl::Access *a = leadingAccess(b, p)) line(fmt::format("mdh_prefetch_ahead(&{});", inputLoad(b, *a, c2)));
+    prefetchLeading(p, c2);
     line(fmt::format("mdh_vfold = mdh_vop(mdh_vfold, {});", scanLanesF(p, c2)));
     scanVector(true);
     close();
