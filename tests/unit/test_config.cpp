@@ -3,7 +3,8 @@
 // case (packed panels with enough rows, none with few unless B's rows are far
 // apart, and enough core parts for a skinny product; a single-row product's
 // parts and register tile; more than one dimension cut for a contraction
-// whose every dimension is small); streaming stores: JSON, validation, and
+// whose every dimension is small; core parts that share out evenly over the
+// cores); streaming stores: JSON, validation, and
 // the default's choice by output size).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
@@ -149,6 +150,34 @@ TEST_CASE("the default shares out a contraction whose dimensions are all small o
   CHECK(parts >= 4); // two per core (it was one part: one core did everything)
   CHECK(cutDims == 1);
   CHECK(c.levels[0].tile[size_t(c.simdDim)] == n[size_t(c.simdDim)]); // the vector dimension stays whole
+}
+
+TEST_CASE("the default cuts core parts that share out evenly over the cores") {
+  ll::AsmModel m = ll::openmpModel();
+  auto partsOf = [](const ll::Config &c, const std::vector<int64_t> &n) {
+    int64_t parts = 1;
+    for (size_t d = 0; d < n.size(); ++d) parts *= (n[d] + c.levels[0].tile[d] - 1) / c.levels[0].tile[d];
+    return parts;
+  };
+  // ResNet-50's first layer: 112 rows in 16-row parts were 7 parts, 4 of them
+  // on one of two cores.
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3");
+  const std::vector<int64_t> n = ll::concreteSizes(*p);
+  ll::Config two = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(two, *p, m).empty());
+  CHECK(two.levels[0].tile[1] == 8); // 14 parts: 7 per core, whole 8-row register tiles
+  CHECK(partsOf(two, n) % 2 == 0);
+  // Three cores: 16-row parts (7) give one core 3 of them, 48 rows where 37.3 are its share;
+  // 8-row ones (14) give it 5, 40 rows.
+  ll::Config three = ll::defaultConfig(*p, m, 3);
+  CHECK(three.levels[0].tile[1] == 8);
+  // One core: nothing to balance.
+  CHECK(ll::defaultConfig(*p, m, 1).levels[0].tile[1] == 16);
+  // A dimension that already shares out evenly keeps its 16-row parts (VGG-16: 224 = 14 x 16).
+  Compilation comp2;
+  auto q = testing_support::instantiate(comp2, "examples/mcc.mdh", "mcc_s1", "T=f32,N=1,P=224,Q=224,K=64,R=3,S=3,C=3");
+  CHECK(ll::defaultConfig(*q, m, 2).levels[0].tile[1] == 16);
 }
 
 TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions and GPU models, default by output size") {
