@@ -3,7 +3,8 @@
 # like mdhi (E0903 with the file position, exit 1, no output file written)
 # unless --allow-undefined; `mdhc compile --name` rejects names that are not
 # C identifiers or that the generated code's libraries use; data requests
-# that cannot be met (a directory as input, a buffer given twice) say so;
+# that cannot be met (a directory as input, a buffer given twice, a name
+# that is not one of the entry's inputs or outputs) say so;
 # --config takes a JSON file or JSON text alike, and names a missing file;
 # a malformed command line exits 2, in mdhc and mdh-difftest alike.
 set -u
@@ -24,6 +25,11 @@ $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in A="$tmp"
 grep -q "input buffer \`A\`: cannot read .*: it is a directory" "$tmp/err" || { cat "$tmp/err"; fail "no message for a directory"; }
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in A=x.npy --in A=y.npy 2> "$tmp/err" && fail "a buffer given twice was accepted"
 grep -q "buffer \`A\` is given twice" "$tmp/err" || { cat "$tmp/err"; fail "no message for a buffer given twice"; }
+# Buffer names that are not the entry's inputs or outputs: the right ones are listed.
+$mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in O=x.npy 2> "$tmp/err" && fail "an output was accepted as input"
+grep -q "\`O\` is not an input buffer of \`gaps\` (inputs: \`A\`); it is an output: use \`--out\`" "$tmp/err" || { cat "$tmp/err"; fail "no hint for an output given to --in"; }
+$mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out Z=z.npy 2> "$tmp/err" && fail "an unknown output was accepted"
+grep -q "\`Z\` is not an output buffer of \`gaps\` (outputs: \`O\`)$" "$tmp/err" || { cat "$tmp/err"; fail "no list of outputs"; }
 # --config: JSON text and the same JSON in a file give the same configuration.
 cfg='{"threads": 3, "levels": [{"layer": "COR", "order": [0], "tile": [2]}, {"layer": "RM", "order": [0], "tile": [1]}]}'
 echo "$cfg" > "$tmp/cfg.json"
