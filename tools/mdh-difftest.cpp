@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> sets, includes, extraConfigs;
   int generate = 0, configs = 8;
   uint64_t seed = 1;
-  double tol = 0;
+  double tol = 0, timeout = 300;
   bool verbose = false;
   std::string opt = "-O1", keep, backend = "openmp";
   app.add_option("file", file, ".mdh program (omit with --generate)");
@@ -32,6 +32,8 @@ int main(int argc, char **argv) {
       ->allow_extra_args(false);
   app.add_option("--seed", seed, "seed of inputs, configurations and generated programs");
   app.add_option("--float-tolerance", tol, "relative tolerance for float results (0: bit-exact)");
+  app.add_option("--timeout", timeout, "seconds one OpenMP kernel run may take (it runs in a child process; past this, a mismatch)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--opt", opt, "optimisation flags for the generated code");
   app.add_option("--keep", keep, "keep the generated source in this directory");
   app.add_flag("-v,--verbose", verbose, "print every configuration");
@@ -51,6 +53,7 @@ int main(int argc, char **argv) {
   }
   o.optFlags = opt;
   o.floatTolerance = tol;
+  o.timeoutSeconds = timeout;
   o.verbose = verbose;
   o.keepDir = keep;
   o.backend = backend;

@@ -27,6 +27,7 @@
 
 #include <numeric>
 #include <optional>
+#include <set>
 
 namespace mdh::codegen {
 namespace {
@@ -1041,11 +1042,39 @@ static inline void mdh_stream_fence() {
                    const std::string &outerFirst, const std::string &initAcc) {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
-    std::vector<std::string> full;
+    std::vector<std::string> full, fullLanes;
+    bool partialRows = false;
     for (size_t d = 0; d < D; ++d)
-      if (L.kept[d] && !isRed(d)) full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+      if (L.kept[d] && !isRed(d)) {
+        full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+        if (d == s) fullLanes.push_back(full.back());
+        else partialRows |= clampsRows(d) && mayBePartial(d);
+      }
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-    open(fmt::format("if ({}INT64_C({}) % mdh_lanes == 0)", full.empty() ? "" : joined(full, " && ") + " && ", tile(last, s)));
+    const std::string lanesDivide = fmt::format("INT64_C({}) % mdh_lanes == 0", tile(last, s));
+    open(fmt::format("if ({}{})", full.empty() ? "" : joined(full, " && ") + " && ", lanesDivide));
+    vectorBranch(inner, id, outerFirst);
+    if (partialRows) {
+      // Remainder tiles along the rows run the full tile's vector code too, with
+      // rows past the end recomputing the last row (reads stay in bounds) and
+      // left unstored; the scalar code was 3-4x slower per cell.
+      close(fmt::format("}} else if ({}{}) {{", fullLanes.empty() ? "" : joined(fullLanes, " && ") + " && ", lanesDivide));
+      ++indent;
+      clampRows = true;
+      vectorBranch(inner, id, outerFirst);
+      clampRows = false;
+    }
+    close("} else {");
+    ++indent;
+    if (!initAcc.empty()) line(initAcc);
+    emitInner(inner, 0, id, scopeFirst);
+    flush(outerFirst);
+    close();
+  }
+
+  /// The vector branch of vectorScope: vector accumulators over the tile,
+  /// the inner tile loops, and the flush.
+  void vectorBranch(const std::vector<Loop> &inner, const std::string &id, const std::string &outerFirst) {
     line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
     line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
     // Every access to mdh_vacc has a compile-time index once loops are
@@ -1057,14 +1086,41 @@ static inline void mdh_stream_fence() {
       vectorFlush(outerFirst);
     } else {
       vaccToAcc();
-      flush(outerFirst);
+      flush(outerFirst); // run-time extents: only the tile's real cells
     }
-    close("} else {");
-    ++indent;
-    if (!initAcc.empty()) line(initAcc);
-    emitInner(inner, 0, id, scopeFirst);
-    flush(outerFirst);
-    close();
+  }
+
+  /// While the vector branch for remainder rows is emitted (vectorScope).
+  bool clampRows = false;
+
+  /// Whether dimension d is a row dimension of the register tile: it has
+  /// accumulators of its own, more than one, and is not the vector dimension.
+  bool clampsRows(size_t d) const { return L.kept[d] && !isRed(d) && int(d) != C.simdDim && tile(lastLevel(), d) > 1; }
+
+  /// Row j of dimension d in the vector branch: j itself, or, for remainder
+  /// rows, clamped to the tile's last real row.
+  std::string rowOffset(size_t d) const {
+    const std::string j = fmt::format("j{}", d);
+    return clampRows && clampsRows(d) ? fmt::format("std::min<int64_t>({}, {} - 1)", j, e(lastLevel(), d)) : j;
+  }
+
+  /// Whether some register tile along dimension d can be shorter than the
+  /// last level's tile: sizes known only at run time, or a level's tile
+  /// that does not divide an extent of the level above.
+  bool mayBePartial(size_t d) const {
+    const int64_t n = ll::concreteSizes(P)[d];
+    if (n <= 0) return true;
+    std::set<int64_t> extents = {n};
+    for (int lv = 0; lv <= lastLevel(); ++lv) {
+      std::set<int64_t> next;
+      for (int64_t x : extents) {
+        const int64_t t = tile(lv, d);
+        if (x >= t) next.insert(t);
+        if (x % t != 0) next.insert(x % t);
+      }
+      extents = next;
+    }
+    return extents.size() > 1 || *extents.begin() != tile(lastLevel(), d);
   }
 
   /// Whether the vector accumulators can go to the output with vector loads
@@ -1115,6 +1171,13 @@ static inline void mdh_stream_fence() {
       at = fmt::format("{}[{}]", dst, outLinear(c));
     } else {
       at = singleOutputCell(c);
+    }
+    std::vector<std::string> real;
+    for (size_t d : accDims())
+      if (clampRows && clampsRows(d)) real.push_back(fmt::format("j{} < {}", d, e(last, d)));
+    if (!real.empty()) {
+      open(fmt::format("if ({})", joined(real, " && ")));
+      ++opened;
     }
     line(fmt::format("{} *const mdh_o = &{};", E, at));
     line(fmt::format("const mdh_vec mdh_v = mdh_vacc[{}];", vaccIndex(j, "jv")));
@@ -1183,12 +1246,14 @@ static inline void mdh_stream_fence() {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
     std::vector<std::string> j(D), x(D);
+    std::vector<std::string> jOff(D);
     for (size_t d = 0; d < D; ++d) {
       j[d] = fmt::format("j{}", d);
-      x[d] = fmt::format("({} + j{})", b(last, d), d);
+      jOff[d] = rowOffset(d);
+      x[d] = fmt::format("({} + {})", b(last, d), jOff[d]);
     }
     x[s] = fmt::format("({} + jv*mdh_lanes)", b(last, s));
-    std::vector<std::string> x0(D), jOff = j;
+    std::vector<std::string> x0(D);
     for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
     jOff[s] = "(jv*mdh_lanes)";
     const std::vector<std::string> bases = declareTilePointers(x0);

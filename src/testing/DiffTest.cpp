@@ -12,6 +12,7 @@
 #include "ll/Lowering.h"
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
+#include "tune/ChildProcess.h"
 
 #include <cmath>
 #include <cstring>
@@ -206,6 +207,37 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     outShapes[o].elem = prog.outputs[o].elem;
     outShapes[o].shape = concreteShape(prog.outputs[o], dyn);
   }
+  // OpenMP kernels run in a child process under a time limit, so that a
+  // miscompiled one that writes out of bounds or never returns is reported
+  // as a mismatch instead of crashing or hanging the tester (a kernel that
+  // wrote past its output once left both OpenMP threads in a barrier
+  // forever).  The child sends the entry's status, then the outputs' bytes.
+  // OpenCL runs in process: the device's runtime does not survive fork().
+  auto runIsolated = [&](runtime::GenericEntry fn, std::vector<void *> &ptrs, std::string &failure) {
+    std::vector<size_t> outBytes;
+    for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
+    tune::ChildOutcome child = tune::runInChild(opts.timeoutSeconds, [&](int fd) {
+      const int status = fn(dynValues.data(), ptrs.data());
+      tune::writeAllOrExit(fd, &status, sizeof status);
+      for (size_t o = 0; o < outBytes.size(); ++o) tune::writeAllOrExit(fd, ptrs[prog.inputs.size() + o], outBytes[o]);
+    });
+    size_t total = sizeof(int);
+    for (size_t n : outBytes) total += n;
+    if (child.kind != tune::ChildOutcome::Kind::Exited || child.code != 0 || child.output.size() != total) {
+      failure = fmt::format("the generated code {}", child.kind == tune::ChildOutcome::Kind::Exited && child.code == 0
+                                                          ? "sent incomplete results"
+                                                          : child.describe());
+      return -1;
+    }
+    int status = 0;
+    std::memcpy(&status, child.output.data(), sizeof status);
+    size_t at = sizeof status;
+    for (size_t o = 0; o < outBytes.size(); ++o) {
+      std::memcpy(ptrs[prog.inputs.size() + o], child.output.data() + at, outBytes[o]);
+      at += outBytes[o];
+    }
+    return status;
+  };
   for (size_t i = 0; i < configs.size(); ++i) {
     ++res.configurations;
     auto fn = lib->entry(fmt::format("{}_c{}", prog.instanceName, i));
@@ -230,9 +262,10 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
         const auto base = reinterpret_cast<uintptr_t>(storage.back().data());
         ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? elemSize : 0)));
       }
-      if (int status = fn(dynValues.data(), ptrs.data())) {
+      std::string failure;
+      if (int status = opencl ? fn(dynValues.data(), ptrs.data()) : runIsolated(fn, ptrs, failure)) {
         ++res.mismatches;
-        res.report += reproducer(i, fmt::format("the entry point failed with status {}{}", status, where));
+        res.report += reproducer(i, failure.empty() ? fmt::format("the entry point failed with status {}{}", status, where) : failure + where);
         break;
       }
       bool bad = false;

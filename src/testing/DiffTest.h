@@ -8,7 +8,9 @@
  * exactly or within a tolerance (`floatTolerance`, relative).  On a mismatch
  * the result carries a reproducer: program, instantiation, configuration
  * JSON and seed.  Invariant: a run never stops at the first compiler error
- * of a candidate silently — build failures are mismatches too.
+ * of a candidate silently — build failures are mismatches too, and so are
+ * OpenMP kernels that crash or run past the time limit (they run in a child
+ * process).
  */
 #pragma once
 
@@ -34,6 +36,8 @@ struct DiffTestOptions {
   /// device, e.g. PoCL; configurations of the `opencl` model with the
   /// device's limits).
   std::string backend = "openmp";
+  /// Wall-clock limit of one OpenMP kernel run (its child process).
+  double timeoutSeconds = 300;
 };
 
 struct DiffTestResult {
