@@ -1057,7 +1057,8 @@ static inline void mdh_stream_fence() {
     if (partialRows) {
       // Remainder tiles along the rows run the full tile's vector code too, with
       // rows past the end recomputing the last row (reads stay in bounds) and
-      // left unstored; the scalar code was 3-4x slower per cell.
+      // left unstored, instead of the scalar loops (MatMul 131^3 with the
+      // default configuration, interleaved: 0.081-0.090 -> 0.053-0.078 ms).
       close(fmt::format("}} else if ({}{}) {{", fullLanes.empty() ? "" : joined(fullLanes, " && ") + " && ", lanesDivide));
       ++indent;
       clampRows = true;
