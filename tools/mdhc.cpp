@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -479,23 +478,18 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     data::BufferSet inputs;
     for (const auto &b : prog->inputs)
       if (auto it = inFiles.find(b.name); it != inFiles.end()) inputs[b.name] = data::loadBufferFile(it->second, b.name, b.elem);
-    auto names = [](const std::vector<hl::Buffer> &bufs) {
-      std::vector<std::string> quoted;
-      for (const auto &b : bufs) quoted.push_back("`" + b.name + "`");
-      return quoted.empty() ? std::string("none") : fmt::format("{}", fmt::join(quoted, ", "));
-    };
     auto isNamed = [](const std::vector<hl::Buffer> &bufs, const std::string &name) {
       return std::any_of(bufs.begin(), bufs.end(), [&](const hl::Buffer &b) { return b.name == name; });
     };
     for (const auto &[k, v] : inFiles)
       if (!inputs.count(k)) {
-        fmt::print(stderr, "error: `{}` is not an input buffer of `{}` (inputs: {}){}\n", k, entry, names(prog->inputs),
+        fmt::print(stderr, "error: `{}` is not an input buffer of `{}` (inputs: {}){}\n", k, entry, hl::quotedNames(prog->inputs),
                    isNamed(prog->outputs, k) ? "; it is an output: use `--out`" : "");
         return 2;
       }
     for (const auto &[k, v] : outFiles)
       if (!isNamed(prog->outputs, k)) {
-        fmt::print(stderr, "error: `{}` is not an output buffer of `{}` (outputs: {}){}\n", k, entry, names(prog->outputs),
+        fmt::print(stderr, "error: `{}` is not an output buffer of `{}` (outputs: {}){}\n", k, entry, hl::quotedNames(prog->outputs),
                    isNamed(prog->inputs, k) ? "; it is an input: use `--in`" : "");
         return 2;
       }

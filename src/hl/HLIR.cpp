@@ -241,6 +241,12 @@ std::string printFunction(const ScalarFunction &f) {
   return out + "}\n";
 }
 
+std::string quotedNames(const std::vector<Buffer> &buffers) {
+  std::string out;
+  for (const auto &b : buffers) out += (out.empty() ? "`" : ", `") + b.name + "`";
+  return out.empty() ? "none" : out;
+}
+
 std::string printProgram(const Program &p) {
   std::vector<std::string> vars = p.dimNames;
   while (vars.size() < p.dims()) vars.push_back(fmt::format("i{}", vars.size() + 1));

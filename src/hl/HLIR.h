@@ -159,6 +159,10 @@ struct Program {
   std::vector<SizePoly> outputSizes() const;
 };
 
+/// The buffers' names, quoted and comma-separated (`A`, `B`), or "none":
+/// for messages that list the inputs or outputs a user may name.
+std::string quotedNames(const std::vector<Buffer> &buffers);
+
 /// Paper-notation printer: `out_view<..>(..) ∘ md_hom<..>(..) ∘ inp_view<..>(..)`
 /// plus the scalar functions and derived shapes.
 std::string printProgram(const Program &p);

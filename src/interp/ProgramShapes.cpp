@@ -145,11 +145,9 @@ std::vector<const data::BufferData *> checkInputs(const hl::Program &p, const Pr
     bool known = false;
     for (const auto &b : p.inputs) known |= b.name == name;
     if (!known) {
-      std::vector<std::string> names;
-      for (const auto &b : p.inputs) names.push_back("`" + b.name + "`");
       throw RuntimeError(codes::kMissingData,
                          fmt::format("`{}` is not an input buffer of `{}` (its inputs are {})", name, p.instanceName,
-                                     fmt::join(names, ", ")),
+                                     hl::quotedNames(p.inputs)),
                          p.range);
     }
   }

@@ -41,12 +41,6 @@ bool parseInteger(const std::string &s, int64_t &v) {
   return true;
 }
 
-std::string quotedList(const std::vector<hl::Buffer> &bufs) {
-  std::vector<std::string> names;
-  for (const auto &b : bufs) names.push_back("`" + b.name + "`");
-  return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
-}
-
 std::string metaParamsText(const ast::Decl &d) {
   if (d.metaParams.empty()) return "";
   std::vector<std::string> ps;
@@ -256,7 +250,7 @@ bool Session::runChecked(const RunRequest &r) {
     if (!buf) {
       bool isOutput = false;
       for (const auto &b : prog->outputs) isOutput |= b.name == name;
-      error(fmt::format("`{}` is not an input buffer of `{}` (inputs: {}){}", name, r.entry, quotedList(prog->inputs),
+      error(fmt::format("`{}` is not an input buffer of `{}` (inputs: {}){}", name, r.entry, hl::quotedNames(prog->inputs),
                         isOutput ? "; it is an output: use `--out`" : ""));
       return false;
     }
@@ -276,7 +270,7 @@ bool Session::runChecked(const RunRequest &r) {
     bool known = false;
     for (const auto &b : prog->outputs) known |= b.name == name;
     if (!known) {
-      error(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, quotedList(prog->outputs)));
+      error(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, hl::quotedNames(prog->outputs)));
       return false;
     }
     outputs.push_back({name, file});
