@@ -1057,6 +1057,20 @@ struct Opts {
   bool cold = false, smoke = false;
 };
 
+/// The CPU's model name (/proc/cpuinfo), recorded with every result: the
+/// report names the machine per workload, since a re-run of some workloads
+/// may land on another machine than the rest.
+std::string cpuModel() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      const size_t c = line.find(':');
+      const size_t v = c == std::string::npos ? std::string::npos : line.find_first_not_of(" \t", c + 1);
+      return v == std::string::npos ? "" : line.substr(v);
+    }
+  return "";
+}
+
 std::string jstr(const std::string &s) {
   std::string r = "\"";
   for (char c : s) {
@@ -1103,6 +1117,7 @@ void write_result(const Opts &o, const Workload &w, const Impl &im, const std::s
     << ", \"rate\": " << jnum(rate) << ", \"threads\": " << omp_get_max_threads()
     << ", \"coretype\": " << (o.coretype.empty() || im.name.rfind("openblas", 0) != 0 ? "null" : jstr(o.coretype))
     << ", \"loadavg_end\": [" << load[0] << ", " << load[1] << ", " << load[2] << "]"
+    << ", \"cpu\": " << jstr(cpuModel())
     << ", \"smoke\": " << (o.smoke ? "true" : "false") << "}\n";
   f.close();
   std::rename((path + ".tmp").c_str(), path.c_str());

@@ -996,8 +996,9 @@ static inline void mdh_stream_fence() {
   /// with `bases` (declareTilePointers()), reads through the base pointers at
   /// element offsets `j` (j[simdDim] counts lanes).
   std::string applyVectorF(const std::vector<std::string> &x, const std::vector<std::string> &bases = {},
-                           const std::vector<std::string> &j = {}) const {
+                           const std::vector<std::string> &j = {}, const std::string &narrowAcc = "") const {
     std::vector<std::string> args;
+    if (narrow.bytes) args.push_back(narrowAcc); // the narrow variant adds f to it
     size_t ai = 0;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
@@ -1017,6 +1018,7 @@ static inline void mdh_stream_fence() {
         default: args.push_back(gather(b, a, x));
         }
       }
+    if (narrow.bytes) return fmt::format("{}<{}, mdh_lanes>({})", narrowVectorFnName(*P.f), laneType(), fmt::join(args, ", "));
     return fmt::format("{}<mdh_lanes>({})", vectorFnName(*P.f), fmt::join(args, ", "));
   }
 
@@ -1050,10 +1052,11 @@ static inline void mdh_stream_fence() {
         if (d == s) fullLanes.push_back(full.back());
         else partialRows |= clampsRows(d) && mayBePartial(d);
       }
-    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
+    narrow = narrowCounting();
+    line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", laneType()));
     const std::string lanesDivide = fmt::format("INT64_C({}) % mdh_lanes == 0", tile(last, s));
     open(fmt::format("if ({}{})", full.empty() ? "" : joined(full, " && ") + " && ", lanesDivide));
-    vectorBranch(inner, id, outerFirst);
+    vectorBranch(inner, id, outerFirst, initAcc);
     if (partialRows) {
       // Remainder tiles along the rows run the full tile's vector code too, with
       // rows past the end recomputing the last row (reads stay in bounds) and
@@ -1062,7 +1065,7 @@ static inline void mdh_stream_fence() {
       close(fmt::format("}} else if ({}{}) {{", fullLanes.empty() ? "" : joined(fullLanes, " && ") + " && ", lanesDivide));
       ++indent;
       clampRows = true;
-      vectorBranch(inner, id, outerFirst);
+      vectorBranch(inner, id, outerFirst, initAcc);
       clampRows = false;
     }
     close("} else {");
@@ -1071,17 +1074,26 @@ static inline void mdh_stream_fence() {
     emitInner(inner, 0, id, scopeFirst);
     flush(outerFirst);
     close();
+    narrow = {};
   }
 
   /// The vector branch of vectorScope: vector accumulators over the tile,
   /// the inner tile loops, and the flush.
-  void vectorBranch(const std::vector<Loop> &inner, const std::string &id, const std::string &outerFirst) {
-    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+  void vectorBranch(const std::vector<Loop> &inner, const std::string &id, const std::string &outerFirst,
+                    const std::string &initAcc) {
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", laneType()));
     line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
     // Every access to mdh_vacc has a compile-time index once loops are
     // unrolled, so that the vectors stay in registers.
     line("#pragma GCC unroll 64");
-    line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", accSize, id));
+    if (narrow.bytes) {
+      // Narrow lanes count from 0 and are widened into mdh_acc (narrowToAcc()).
+      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vec{{}};", accSize));
+      line(initAcc);
+      line("int64_t mdh_passes = 0;");
+    } else {
+      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", accSize, id));
+    }
     vectorInner(inner, 0);
     if (vectorFlushApplies()) {
       vectorFlush(outerFirst);
@@ -1209,23 +1221,78 @@ static inline void mdh_stream_fence() {
       if (isRed(d)) full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
     if (!full.empty()) open(fmt::format("if ({})", joined(full, " && ")));
     vectorElementLoops();
+    if (narrow.bytes) {
+      open(fmt::format("if (++mdh_passes == INT64_C({}))", narrow.every));
+      vaccToAcc();
+      close();
+    }
     if (!full.empty()) {
       // A remainder tile: the scalar element loops on mdh_acc, between a
-      // spill and a reload of the vector accumulators.
+      // spill and a reload of the vector accumulators (narrow lanes: a
+      // widening, after which they count from 0 again).
       close("} else {");
       ++indent;
       vaccToAcc();
       laneElementLoops();
-      line("#pragma GCC unroll 64");
-      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>(mdh_acc + a * mdh_lanes);", accSize));
+      if (!narrow.bytes) {
+        line("#pragma GCC unroll 64");
+        line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>(mdh_acc + a * mdh_lanes);", accSize));
+      }
       close();
     }
   }
 
+  /// The vector accumulators into mdh_acc: copied, or, narrow lanes,
+  /// sign-extended and added to it (then reset to 0).
   void vaccToAcc() {
     line("#pragma GCC unroll 64");
-    line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy(mdh_acc + a * mdh_lanes, &mdh_vacc[a], sizeof(mdh_vec));", accSize));
+    if (!narrow.bytes) {
+      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy(mdh_acc + a * mdh_lanes, &mdh_vacc[a], sizeof(mdh_vec));", accSize));
+      return;
+    }
+    open(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a)", accSize));
+    const std::string wide = fmt::format("mdh_vt<uint{}_t, mdh_lanes>", P.f->result.size() * 8);
+    line(fmt::format("{} mdh_w;", wide));
+    line("std::memcpy(&mdh_w, mdh_acc + a * mdh_lanes, sizeof(mdh_w));");
+    line(fmt::format("mdh_w += ({})__builtin_convertvector(mdh_vacc[a], mdh_vt<{}, mdh_lanes>);", wide, E));
+    line("std::memcpy(mdh_acc + a * mdh_lanes, &mdh_w, sizeof(mdh_w));");
+    line("mdh_vacc[a] = mdh_vec{};");
+    close();
+    line("mdh_passes = 0;");
   }
+
+  /// Narrow lane accumulators (hl/ResultRange.h): when the vector dimension
+  /// is reduced with an integer add (its lanes hold partial sums, summed at
+  /// the flush) and f's result is bounded, a full tile counts in lanes of 1
+  /// or 2 bytes, widened into mdh_acc every `every` passes of the element
+  /// loops, before any lane can overflow.  A histogram's compare-and-count
+  /// then covers 64 bytes per compare instead of 16.
+  struct Narrow {
+    int bytes = 0;     ///< 0: lanes of the accumulator type
+    int64_t every = 0; ///< element-loop passes between widenings
+  };
+  Narrow narrow;
+
+  /// Passes between two widenings, at least (fewer: lanes of the result type).
+  static constexpr int64_t kMinNarrowPasses = 8;
+
+  Narrow narrowCounting() const {
+    const size_t s = size_t(C.simdDim);
+    if (!isRed(s) || L.op->builtin != hl::BuiltinOp::Add || !P.f->result.isInteger() || cType(P.f->result) != E) return {};
+    const auto r = narrowResultRange(*P.f);
+    if (!r) return {};
+    const int last = lastLevel();
+    int64_t updates = 1; // of each lane per pass: the tile's other reduced dimensions
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d) && d != s) updates *= tile(last, d);
+    const int bytes = hl::narrowAccumulatorBytes(*r, updates * kMinNarrowPasses);
+    // Whole vectors of narrow lanes on every target (up to 64-byte vectors).
+    if (!bytes || tile(last, s) % (64 / bytes) != 0) return {};
+    return {bytes, hl::narrowAccumulatorSteps(*r, bytes) / updates};
+  }
+
+  /// The lane type of the vector accumulators.
+  std::string laneType() const { return narrow.bytes ? fmt::format("int{}_t", narrow.bytes * 8) : E; }
 
   /// Element loops of a register tile: the dimensions without their own
   /// accumulators (reductions) outermost, then the accumulator dimensions,
@@ -1272,7 +1339,7 @@ static inline void mdh_stream_fence() {
       ++opened;
     }
     std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
-    line(fmt::format("{} = {};", slot, vectorCombine(slot, applyVectorF(x, bases, jOff))));
+    line(fmt::format("{} = {};", slot, narrow.bytes ? applyVectorF(x, bases, jOff, slot) : vectorCombine(slot, applyVectorF(x, bases, jOff))));
     for (int i = 0; i < opened; ++i) close();
   }
 

@@ -9,6 +9,7 @@
 #include "codegen/VectorC.h"
 
 #include "codegen/ScalarC.h"
+#include "hl/ResultRange.h"
 
 #include <fmt/format.h>
 
@@ -101,14 +102,6 @@ private:
 }
 };
 
-/// The lane vector of a type (bool: a 32-bit mask).
-std::string vt(const Type &t) { return t.kind == Type::Kind::Bool ? "mdh_vt<int32_t, N>" : fmt::format("mdh_vt<{}, N>", t.cName()); }
-
-/// The signed integer vector of t's element size: a condition for t's lanes.
-std::string maskOf(const Type &t) { return fmt::format("mdh_vt<int{}_t, N>", t.kind == Type::Kind::Bool ? 32 : t.size() * 8); }
-
-std::string unsignedOf(const Type &t) { return fmt::format("mdh_vt<uint{}_t, N>", t.size() * 8); }
-
 /// An exactly representable constant (floats: hexadecimal literals).
 std::string literal(const hl::SExpr &e) {
   const Type &t = e.type;
@@ -124,26 +117,58 @@ std::string literal(const hl::SExpr &e) {
   return fmt::format("{}({}ULL)", t.cName(), e.value.bits);
 }
 
+/// Emits `mdh_fnv_<name><N>`, or with `narrow` the narrow variant
+/// `mdh_fnn_<name><W, N>(acc, ...)`, which returns acc + f(...) lane-wise:
+/// every result-typed expression that `narrow` bounds is computed in lanes
+/// of the signed integer W (the caller picks one that holds the bounds), and
+/// bools are masks of W's size instead of 32 bits, so that a compare of
+/// bytes feeds a byte counter without widening.
 class VectorFnEmitter {
 public:
-  explicit VectorFnEmitter(const hl::ScalarFunction &f) : f(f) {}
+  VectorFnEmitter(const hl::ScalarFunction &f, const hl::ResultRanges *narrow = nullptr) : f(f), narrow(narrow) {}
 
   std::string emit() {
-    std::string out = fmt::format("// {} (lane-wise)\ntemplate <int N> static inline {} {}(", f.sourceName, vt(f.result), vectorFnName(f));
-    for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("{}{} l{}", i ? ", " : "", vt(f.localTypes[i]), i);
+    std::string out = narrow ? fmt::format("// {} (lane-wise, counting in lanes of W)\ntemplate <class W, int N> static inline mdh_vt<W, N> {}(",
+                                           f.sourceName, narrowVectorFnName(f))
+                             : fmt::format("// {} (lane-wise)\ntemplate <int N> static inline {} {}(", f.sourceName, vt(f.result), vectorFnName(f));
+    if (narrow) out += "mdh_vt<W, N> acc";
+    for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("{}{} l{}", i || narrow ? ", " : "", vt(f.localTypes[i]), i);
     out += ") {\n";
-    for (size_t i = f.numParams; i < f.localTypes.size(); ++i) out += fmt::format("  {} l{}{{}};\n", vt(f.localTypes[i]), i);
+    if (narrow) out += "  typedef typename std::make_unsigned<W>::type UW;\n";
+    for (size_t i = f.numParams; i < f.localTypes.size(); ++i)
+      out += fmt::format("  {} l{}{{}};\n", narrowLocal(int(i)) ? "mdh_vt<W, N>" : vt(f.localTypes[i]), i);
     for (const auto &s : f.body) stmt(*s, out);
     return out + "}\n";
   }
 
 private:
   const hl::ScalarFunction &f;
+  const hl::ResultRanges *narrow;
+
+  bool narrowLocal(int slot) const { return narrow && size_t(slot) >= f.numParams && narrow->boundedLocal(slot); }
+
+  /// The lane vector of a type (bool: a mask of 32 bits, or of W's size).
+  std::string vt(const Type &t) const {
+    if (t.kind == Type::Kind::Bool) return narrow ? "mdh_vt<W, N>" : "mdh_vt<int32_t, N>";
+    return fmt::format("mdh_vt<{}, N>", t.cName());
+  }
+  /// The signed integer vector of t's element size: a condition for t's lanes.
+  std::string maskOf(const Type &t) const {
+    return t.kind == Type::Kind::Bool ? vt(t) : fmt::format("mdh_vt<int{}_t, N>", t.size() * 8);
+  }
+  static std::string unsignedOf(const Type &t) { return fmt::format("mdh_vt<uint{}_t, N>", t.size() * 8); }
+  /// Whether a mask (a bool's vector) already has the lane size of t.
+  bool maskFits(const Type &t) const { return t.kind == Type::Kind::Bool || (!narrow && t.size() == 4); }
 
   void stmt(const hl::SStmt &s, std::string &out) {
     switch (s.kind) {
-    case hl::SStmt::Kind::Assign: out += fmt::format("  l{} = {};\n", s.slot, expr(*s.value)); break;
-    case hl::SStmt::Kind::Return: out += fmt::format("  return {};\n", expr(*s.value)); break;
+    case hl::SStmt::Kind::Assign:
+      out += fmt::format("  l{} = {};\n", s.slot, narrowLocal(s.slot) ? narrowExpr(*s.value) : expr(*s.value));
+      break;
+    case hl::SStmt::Kind::Return:
+      if (narrow) accumulate(*s.value, out);
+      else out += fmt::format("  return {};\n", expr(*s.value));
+      break;
     case hl::SStmt::Kind::Block:
       for (const auto &c : s.thenBody) stmt(*c, out);
       break;
@@ -151,12 +176,59 @@ private:
     }
   }
 
+  /// `return acc + e` in lanes of W.  A `c ? x : y` result is added arm by
+  /// arm where AVX-512 masks make that one masked add (`c ? acc + x : acc`
+  /// for y = 0: a compare and a masked add per 64 counted bytes, where
+  /// acc - mask takes three instructions); elsewhere, a blend would cost more.
+  void accumulate(const hl::SExpr &e, std::string &out) {
+    auto add = [](const std::string &x) { return fmt::format("(mdh_vt<W, N>)((mdh_vt<UW, N>)acc + (mdh_vt<UW, N>)({}))", x); };
+    if (e.kind == hl::SExpr::Kind::Cond) {
+      auto zero = [&](size_t i) { return e.args[i]->kind == hl::SExpr::Kind::Const && narrow->of(*e.args[i])->lo == 0; };
+      auto arm = [&](size_t i) { return zero(i) ? std::string("acc") : add(narrowExpr(*e.args[i])); };
+      out += "#if defined(__AVX512BW__)\n";
+      out += fmt::format("  return {} ? {} : {};\n", expr(*e.args[0]), arm(1), arm(2));
+      out += "#else\n";
+      out += fmt::format("  return {};\n", add(narrowExpr(e)));
+      out += "#endif\n";
+      return;
+    }
+    out += fmt::format("  return {};\n", add(narrowExpr(e)));
+  }
+
+  /// A bounded result-typed expression in lanes of W (narrow variant only).
+  std::string narrowExpr(const hl::SExpr &e) {
+    const auto r = narrow->of(e);
+    auto a = [&](size_t i) { return narrowExpr(*e.args[i]); };
+    switch (e.kind) {
+    case hl::SExpr::Kind::Const: return fmt::format("mdh_vsplat<mdh_vt<W, N>>(W({}LL))", r->lo);
+    case hl::SExpr::Kind::Local: return fmt::format("l{}", e.slot);
+    case hl::SExpr::Kind::Unary:
+      if (e.unOp == hl::UnOp::Neg) return fmt::format("((mdh_vt<W, N>)(-(mdh_vt<UW, N>)({})))", a(0));
+      return fmt::format("(~{})", a(0));
+    case hl::SExpr::Kind::Binary:
+      return fmt::format("((mdh_vt<W, N>)((mdh_vt<UW, N>)({}) {} (mdh_vt<UW, N>)({})))", a(0), hl::binOpSpelling(e.binOp), a(1));
+    case hl::SExpr::Kind::Cond: {
+      const std::string m = expr(*e.args[0]);
+      auto constant = [&](size_t i, int64_t v) { auto ri = narrow->of(*e.args[i]); return e.args[i]->kind == hl::SExpr::Kind::Const && ri->lo == v; };
+      if (constant(1, 1) && constant(2, 0)) return fmt::format("((mdh_vt<W, N>)((mdh_vt<UW, N>){{}} - (mdh_vt<UW, N>)({})))", m);
+      return fmt::format("mdh_vselect({}, {}, {})", m, a(1), a(2));
+    }
+    case hl::SExpr::Kind::Cast: return fmt::format("(-{})", expr(*e.args[0])); // a bool mask: -1 -> 1
+    default: return "{}"; // not bounded (ResultRanges)
+    }
+  }
+
   std::string expr(const hl::SExpr &e) {
     auto a = [&](size_t i) { return expr(*e.args[i]); };
     const Type &t = e.type;
     switch (e.kind) {
-    case hl::SExpr::Kind::Const: return fmt::format("mdh_vsplat<{}>({})", vt(t), literal(e));
-    case hl::SExpr::Kind::Local: return fmt::format("l{}", e.slot);
+    case hl::SExpr::Kind::Const:
+      if (t.kind == Type::Kind::Bool && narrow) return fmt::format("mdh_vsplat<{}>(W({}))", vt(t), e.value.bits ? -1 : 0);
+      return fmt::format("mdh_vsplat<{}>({})", vt(t), literal(e));
+    case hl::SExpr::Kind::Local:
+      // A bounded local read where the full result type is wanted: widened.
+      if (narrowLocal(e.slot)) return fmt::format("__builtin_convertvector(l{}, {})", e.slot, vt(t));
+      return fmt::format("l{}", e.slot);
     case hl::SExpr::Kind::Unary:
       if (e.unOp != hl::UnOp::Neg) return fmt::format("(~{})", a(0)); // Not on masks, BitNot on integers
       if (t.isFloat()) return fmt::format("(-{})", a(0));
@@ -164,10 +236,11 @@ private:
     case hl::SExpr::Kind::Binary: {
       const char *op = hl::binOpSpelling(e.binOp);
       if (hl::isComparison(e.binOp)) {
-        // A compare yields a mask of its operands' lane size: 32 bits as is.
+        // A compare yields a mask of its operands' lane size: as is when that
+        // is the mask size, converted otherwise.
         const Type &ot = e.args[0]->type;
-        if (ot.kind == Type::Kind::Bool || ot.size() == 4) return fmt::format("({} {} {})", a(0), op, a(1));
-        return fmt::format("__builtin_convertvector(({} {} {}), mdh_vt<int32_t, N>)", a(0), op, a(1));
+        if (maskFits(ot)) return fmt::format("({} {} {})", a(0), op, a(1));
+        return fmt::format("__builtin_convertvector(({} {} {}), {})", a(0), op, a(1), vt(Type::prim(Type::Kind::Bool)));
       }
       switch (e.binOp) {
       case hl::BinOp::Add:
@@ -183,7 +256,7 @@ private:
     case hl::SExpr::Kind::Cond: {
       // A mask is -1 or 0 per lane: integers select by bits (the compiler
       // folds constant arms: `c ? 1 : 0` is `mask & 1`); floats by ?:.
-      std::string m = t.kind == Type::Kind::Bool || t.size() == 4 ? a(0) : fmt::format("__builtin_convertvector({}, {})", a(0), maskOf(t));
+      std::string m = maskFits(t) ? a(0) : fmt::format("__builtin_convertvector({}, {})", a(0), maskOf(t));
       if (t.isFloat()) return fmt::format("({} ? {} : {})", m, a(1), a(2));
       // `c ? 1 : 0` is 0 - mask, which an accumulating add then folds into one
       // subtraction (a histogram's compare-and-count: 7.4 -> 5.5 ms).
@@ -195,7 +268,7 @@ private:
     case hl::SExpr::Kind::Cast: {
       const Type &from = e.args[0]->type;
       if (t.kind == Type::Kind::Bool)
-        return fmt::format("__builtin_convertvector(({} != mdh_vsplat<{}>(0)), mdh_vt<int32_t, N>)", a(0), vt(from));
+        return fmt::format("__builtin_convertvector(({} != mdh_vsplat<{}>(0)), {})", a(0), vt(from), vt(t));
       if (from.kind == Type::Kind::Bool) return fmt::format("__builtin_convertvector(-({}), {})", a(0), vt(t)); // -1 -> 1
       return fmt::format("__builtin_convertvector({}, {})", a(0), vt(t));
     }
@@ -214,6 +287,13 @@ private:
 bool isVectorizable(const hl::ScalarFunction &f) { return VectorizableCheck().function(f); }
 
 std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + f.name; }
+
+std::string narrowVectorFnName(const hl::ScalarFunction &f) { return "mdh_fnn_" + f.name; }
+
+std::optional<hl::IntRange> narrowResultRange(const hl::ScalarFunction &f) {
+  if (!isVectorizable(f)) return std::nullopt;
+  return hl::ResultRanges(f).result();
+}
 
 std::string emitVectorFunctions(const hl::Program &p) {
   std::string out = R"(// Lane-wise helpers on GCC vector types (register tiles).
@@ -248,6 +328,10 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
   };
   for (const auto &f : p.functions) visit(*f);
   for (const auto *f : order) out += VectorFnEmitter(*f).emit();
+  if (p.f && narrowResultRange(*p.f)) {
+    const hl::ResultRanges ranges(*p.f);
+    out += VectorFnEmitter(*p.f, &ranges).emit();
+  }
   return out;
 }
 

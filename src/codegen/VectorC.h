@@ -15,10 +15,17 @@
  * division, records) are reported as not vectorisable rather than
  * approximated.  Combine operators get the same treatment (vectorBinary),
  * and in-register inclusive scans are built on it (vectorScanHelpers).
+ * The md_hom's f, when its integer result is bounded (hl/ResultRange.h),
+ * also gets a narrow variant that adds its value to a counter in lanes of a
+ * narrower signed integer; exact as long as the caller widens the counters
+ * before they can overflow.
  */
 #pragma once
 
 #include "hl/HLIR.h"
+#include "hl/ResultRange.h"
+
+#include <optional>
 
 #include <string>
 
@@ -28,8 +35,15 @@ namespace mdh::codegen {
 bool isVectorizable(const hl::ScalarFunction &f);
 /// Name of the vector template of a vectorisable function.
 std::string vectorFnName(const hl::ScalarFunction &f);
+/// Name of the narrow variant `mdh_fnn_<name><W, N>` of the md_hom's f: its
+/// bounded integer results in lanes of the signed integer W (hl/ResultRange.h).
+std::string narrowVectorFnName(const hl::ScalarFunction &f);
+/// The interval of every value a vectorisable `f` returns, when proven: then
+/// emitVectorFunctions() also emits f's narrow variant.
+std::optional<hl::IntRange> narrowResultRange(const hl::ScalarFunction &f);
 /// Vector templates of every vectorisable function of the program (callees
-/// first), plus the helpers mdh_vsplat / mdh_vload they and the emitters use.
+/// first), the md_hom's f's narrow variant where it has one, plus the helpers
+/// mdh_vsplat / mdh_vload they and the emitters use.
 std::string emitVectorFunctions(const hl::Program &p);
 
 /// ⊕ applied lane-wise to vectors `a` and `b` of type `vec` (an

@@ -1,0 +1,70 @@
+// Unit tests of the result-range analysis behind narrow lane accumulators
+// (hl/ResultRange.h): the intervals of bounded results, none for results
+// that depend on inputs or on unsupported operations, locals assigned both
+// kinds of value, and the lane width and widening period derived from an
+// interval.
+#include "driver/Compilation.h"
+#include "hl/ResultRange.h"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+
+using namespace mdh;
+
+namespace {
+
+/// The interval of the result of `f`, used as the f of a histogram over u8 values.
+std::optional<hl::IntRange> resultOf(const std::string &f, std::string type = "i32") {
+  Compilation comp;
+  comp.addSource("test.mdh", f + R"(
+mdh h = out_view<)" + type + R"(>( Out: (e, b) -> (b) ) o md_hom<64, 8>( f, (pw(add), ++) )
+  o inp_view<u8, u8>( Elems: (e, b) -> (e), Bins: (e, b) -> (b) );
+)");
+  comp.analyze();
+  REQUIRE(comp.diags().all().empty());
+  auto p = comp.sema().instantiate("h", {});
+  REQUIRE(p);
+  return hl::ResultRanges(*p->f).result();
+}
+
+void checkRange(const std::optional<hl::IntRange> &r, int64_t lo, int64_t hi) {
+  REQUIRE(r);
+  CHECK(r->lo == lo);
+  CHECK(r->hi == hi);
+}
+
+} // namespace
+
+TEST_CASE("constants, ?:, casts from bool and arithmetic of them are bounded") {
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 = e == b ? 1 : 0;"), 0, 1);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 = e < b ? -4 : -3;"), -4, -3);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 = (e < b ? 2 : 1) * 3 - (e == b ? 1 : 0);"), 2, 6);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 = -(e < b ? 2 : 1);"), -2, -1);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 = (e == b) as i32 + (e < b) as i32;"), 0, 2);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> u32 = e == b ? 1 : 0;", "u32"), 0, 1);
+  checkRange(resultOf("fn f(e: u8, b: u8) -> i32 { let c: i32 = e <= b ? 3 : 2; return c * 2 - 1; }"), 3, 5);
+}
+
+TEST_CASE("results that depend on input values or other operations have no interval") {
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 = e as i32 + b as i32;"));
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 = e == b ? e as i32 : 0;"));
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 = (e == b ? 8 : 4) / 2;"));
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 = (e == b ? 8 : 4) & 3;"));
+  // A byte result gains nothing from narrower lanes.
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> u8 = e == b ? 1 : 0;", "u8"));
+  // A local assigned a bounded and then an input-dependent value is bounded nowhere.
+  CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 { let mut c: i32 = 1; c = e as i32; return c; }"));
+}
+
+TEST_CASE("lane width and widening period from an interval") {
+  CHECK(hl::narrowAccumulatorSteps({0, 1}, 1) == 127);
+  CHECK(hl::narrowAccumulatorSteps({-1, 0}, 1) == 128);
+  CHECK(hl::narrowAccumulatorSteps({-3, 5}, 1) == 25);
+  CHECK(hl::narrowAccumulatorSteps({900, 1000}, 2) == 32);
+  CHECK(hl::narrowAccumulatorSteps({0, 0}, 1) == std::numeric_limits<int64_t>::max());
+  CHECK(hl::narrowAccumulatorBytes({0, 1}, 8) == 1);
+  CHECK(hl::narrowAccumulatorBytes({0, 1}, 128) == 2);   // 127 steps in a byte, 32767 in 16 bits
+  CHECK(hl::narrowAccumulatorBytes({0, 100}, 8) == 2);
+  CHECK(hl::narrowAccumulatorBytes({0, 5000}, 8) == 0);
+}
