@@ -200,7 +200,7 @@ old_path, new_path = sys.argv[1:]
 old, new = json.load(open(old_path)), json.load(open(new_path))
 if not new.get("checked"):
     sys.exit(1)
-for k in ("median_s", "min_s", "max_s", "runs", "max_rel_err", "timing_policy", "gflops", "gbs"):
+for k in ("median_s", "min_s", "max_s", "runs", "max_rel_err", "timing_policy", "gflops", "gbs", "cpu"):
     if k in new:
         old[k] = new[k]
 stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
@@ -228,6 +228,7 @@ PY
   if [[ " $peers " == *" openblas "* ]] && [[ "$kind" =~ ^(matmul|matvec|dot)$ ]]; then
     cts=(SkylakeX Haswell)
     grep -qw avx512_bf16 /proc/cpuinfo && cts=(Cooperlake "${cts[@]}")
+    grep -qw AuthenticAMD /proc/cpuinfo && cts+=(Zen)  # OpenBLAS's own kernels for AMD
     best="" bestt=""
     probe="{"
     for ct in "${cts[@]}"; do

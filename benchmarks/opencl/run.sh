@@ -140,7 +140,8 @@ note = ("mdhc OpenCL kernel, %s configuration, on %s through the generic _run en
 res = {"workload": wid, "impl": "mdh-opencl", "variant": "warm", "median_s": chosen["median_s"], "min_s": min(times),
        "max_s": max(times), "runs": len(times), "checked": checked, "max_rel_err": err, "note": note,
        "config_variant": variant, "device": dev, "mdh_openmp_default_median_s": omp["median_s"],
-       "opencl_default_median_s": ocl_def["median_s"]}
+       "opencl_default_median_s": ocl_def["median_s"],
+       "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "")}
 tmp = dest + ".tmp"
 with open(tmp, "w") as f:
     json.dump(res, f)

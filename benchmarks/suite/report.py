@@ -174,6 +174,14 @@ for w in W:
             ct.get("chosen") or "none"))
     cpus = sorted({r["cpu"] for (i, v), r in res.items() if r.get("cpu")})
     foreign = any(c != lim_model for c in cpus)
+    # Rows from an older run on another machine (another CPU, or none recorded, which predates
+    # the field) are not comparable with this run's: left out, and named.
+    run_cpu = (res.get(("mdh-tuned", "warm")) or {}).get("cpu")
+    if foreign and run_cpu:
+        stale = sorted({i for (i, v), r in res.items() if r.get("cpu") != run_cpu})
+        res = {k: r for k, r in res.items() if r.get("cpu") == run_cpu}
+        if stale:
+            P("Left out, measured in an older run on another machine: %s." % ", ".join(stale))
     if foreign:
         P("**Measured on %s**, not on the machine of the limits above: the ratios between implementations hold"
           " (one run, one machine), the fractions of the limits do not." % " and ".join(cpus))

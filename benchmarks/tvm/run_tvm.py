@@ -349,6 +349,18 @@ def scheduling_policy():
     return {os.SCHED_FIFO: "SCHED_FIFO", os.SCHED_RR: "SCHED_RR"}.get(os.sched_getscheduler(0), "SCHED_OTHER")
 
 
+
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo ("" if unknown)."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return ""
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--workload", required=True)
@@ -374,6 +386,7 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
 
     def write(obj):
+        obj = dict(obj, cpu=cpu_model())  # the report names the machine per workload
         tmp = args.out + ".tmp"
         with open(tmp, "w") as fh:
             json.dump(obj, fh, indent=1)
