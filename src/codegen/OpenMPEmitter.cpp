@@ -1013,7 +1013,9 @@ static inline void mdh_stream_fence() {
         case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
         case 1: args.push_back(fmt::format("mdh_vload<{}>(&{})", lanesOf(b), inputLoad(b, a, x))); break;
         case 2:
-          args.push_back(fmt::format("(({}) ? mdh_vload<{}>(&{}) : {})", panelAligned(*stagedOf(b), a), lanesOf(b), inputLoad(b, a, x), gather(b, a, x)));
+          // A shifted vector (laneOffset()) may start anywhere in a panel: gathered.
+          if (clampLanes) args.push_back(gather(b, a, x));
+          else args.push_back(fmt::format("(({}) ? mdh_vload<{}>(&{}) : {})", panelAligned(*stagedOf(b), a), lanesOf(b), inputLoad(b, a, x), gather(b, a, x)));
           break;
         default: args.push_back(gather(b, a, x));
         }
@@ -1045,28 +1047,36 @@ static inline void mdh_stream_fence() {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
     std::vector<std::string> full, fullLanes;
-    bool partialRows = false;
+    bool partialRows = false, partialLanes = false;
     for (size_t d = 0; d < D; ++d)
       if (L.kept[d] && !isRed(d)) {
         full.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
         if (d == s) fullLanes.push_back(full.back());
         else partialRows |= clampsRows(d) && mayBePartial(d);
       }
+    partialLanes = !fullLanes.empty() && mayBePartial(s);
     narrow = narrowCounting();
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", laneType()));
     const std::string lanesDivide = fmt::format("INT64_C({}) % mdh_lanes == 0", tile(last, s));
     open(fmt::format("if ({}{})", full.empty() ? "" : joined(full, " && ") + " && ", lanesDivide));
     vectorBranch(inner, id, outerFirst, initAcc);
-    if (partialRows) {
+    if (partialRows || partialLanes) {
       // Remainder tiles along the rows run the full tile's vector code too, with
       // rows past the end recomputing the last row (reads stay in bounds) and
       // left unstored, instead of the scalar loops (MatMul 131^3 with the
       // default configuration, interleaved: 0.081-0.090 -> 0.053-0.078 ms).
-      close(fmt::format("}} else if ({}{}) {{", fullLanes.empty() ? "" : joined(fullLanes, " && ") + " && ", lanesDivide));
+      // So do remainders along the vector dimension at least one vector wide:
+      // the last vector is shifted back to end on the tile's last element
+      // (laneOffset()), vectors past it recompute it and are not stored, and
+      // its lanes that overlap the previous vector are stored with the same
+      // values (or, combined into the output, skipped).
+      const std::string lanesCond = partialLanes ? fmt::format("{} >= mdh_lanes", e(last, s)) : joined(fullLanes, " && ");
+      close(fmt::format("}} else if ({}{}) {{", lanesCond.empty() ? "" : lanesCond + " && ", lanesDivide));
       ++indent;
-      clampRows = true;
+      clampRows = partialRows;
+      clampLanes = partialLanes;
       vectorBranch(inner, id, outerFirst, initAcc);
-      clampRows = false;
+      clampRows = clampLanes = false;
     }
     close("} else {");
     ++indent;
@@ -1087,7 +1097,7 @@ static inline void mdh_stream_fence() {
     // unrolled, so that the vectors stay in registers.
     line("#pragma GCC unroll 64");
     if (narrow.bytes) {
-      // Narrow lanes count from 0 and are widened into mdh_acc (narrowToAcc()).
+      // Narrow lanes count from 0 and are widened into mdh_acc (vaccToAcc()).
       line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vec{{}};", accSize));
       line(initAcc);
       line("int64_t mdh_passes = 0;");
@@ -1105,6 +1115,24 @@ static inline void mdh_stream_fence() {
 
   /// While the vector branch for remainder rows is emitted (vectorScope).
   bool clampRows = false;
+  /// While the vector branch for remainders along the vector dimension is emitted.
+  bool clampLanes = false;
+
+  /// The first cell of vector `jv` along the vector dimension: jv*mdh_lanes,
+  /// or, for remainders, at most the tile's extent less one vector, so that
+  /// the last vector ends on the tile's last element and later ones repeat it.
+  std::string laneOffset(const std::string &jv) const {
+    const std::string o = fmt::format("{}*mdh_lanes", jv);
+    return clampLanes ? fmt::format("std::min<int64_t>({}, {} - mdh_lanes)", o, e(lastLevel(), size_t(C.simdDim))) : o;
+  }
+
+  /// Where vector `a` of mdh_vacc goes in mdh_acc (the vector dimension is innermost there).
+  std::string accSlot(const std::string &a) const {
+    if (!clampLanes) return fmt::format("mdh_acc + {} * mdh_lanes", a);
+    const int64_t t = tile(lastLevel(), size_t(C.simdDim));
+    return fmt::format("mdh_acc + ({} / (INT64_C({}) / mdh_lanes)) * INT64_C({}) + {}", a, t, t,
+                       laneOffset(fmt::format("({} % (INT64_C({}) / mdh_lanes))", a, t)));
+  }
 
   /// Whether dimension d is a row dimension of the register tile: it has
   /// accumulators of its own, more than one, and is not the vector dimension.
@@ -1170,7 +1198,7 @@ static inline void mdh_stream_fence() {
       if (d == s) {
         line("#pragma GCC unroll 16");
         open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
-        c[d] = fmt::format("({} + jv*mdh_lanes)", b(last, d));
+        c[d] = fmt::format("({} + {})", b(last, d), laneOffset("jv"));
       } else {
         if (tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
         open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));
@@ -1188,6 +1216,7 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> real;
     for (size_t d : accDims())
       if (clampRows && clampsRows(d)) real.push_back(fmt::format("j{} < {}", d, e(last, d)));
+    if (clampLanes) real.push_back(fmt::format("jv*mdh_lanes < {}", e(last, s)));
     if (!real.empty()) {
       open(fmt::format("if ({})", joined(real, " && ")));
       ++opened;
@@ -1201,6 +1230,12 @@ static inline void mdh_stream_fence() {
     } else {
       open(fmt::format("if ({})", outerFirst));
       line("std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));");
+      if (clampLanes) {
+        // A shifted last vector: its first lanes were combined by the previous one.
+        close(fmt::format("}} else if (const int64_t mdh_skip = jv*mdh_lanes - {}; mdh_skip > 0) {{", laneOffset("jv")));
+        ++indent;
+        line(fmt::format("for (int64_t l = mdh_skip; l < mdh_lanes; ++l) mdh_o[l] = {};", applyBinary(*L.op, "mdh_o[l]", "mdh_v[l]")));
+      }
       close("} else {");
       ++indent;
       line(fmt::format("const mdh_vec mdh_w = {};", vectorCombine("mdh_vload<mdh_vec>(mdh_o)", "mdh_v")));
@@ -1236,7 +1271,7 @@ static inline void mdh_stream_fence() {
       laneElementLoops();
       if (!narrow.bytes) {
         line("#pragma GCC unroll 64");
-        line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>(mdh_acc + a * mdh_lanes);", accSize));
+        line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>({});", accSize, accSlot("a")));
       }
       close();
     }
@@ -1247,7 +1282,7 @@ static inline void mdh_stream_fence() {
   void vaccToAcc() {
     line("#pragma GCC unroll 64");
     if (!narrow.bytes) {
-      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy(mdh_acc + a * mdh_lanes, &mdh_vacc[a], sizeof(mdh_vec));", accSize));
+      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy({}, &mdh_vacc[a], sizeof(mdh_vec));", accSize, accSlot("a")));
       return;
     }
     open(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a)", accSize));
@@ -1320,10 +1355,10 @@ static inline void mdh_stream_fence() {
       jOff[d] = rowOffset(d);
       x[d] = fmt::format("({} + {})", b(last, d), jOff[d]);
     }
-    x[s] = fmt::format("({} + jv*mdh_lanes)", b(last, s));
+    x[s] = fmt::format("({} + {})", b(last, s), laneOffset("jv"));
     std::vector<std::string> x0(D);
     for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
-    jOff[s] = "(jv*mdh_lanes)";
+    jOff[s] = fmt::format("({})", laneOffset("jv"));
     const std::vector<std::string> bases = declareTilePointers(x0);
     prefetchReductionRows(bases);
     int opened = 0;
