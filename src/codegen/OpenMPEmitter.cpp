@@ -5,7 +5,9 @@
  *   parallel over the parts of the core level (COR), each part:
  *     tile loops of the memory levels (L3/L2/L1/RM) in their orders,
  *       staging of input tiles where the configuration asks,
- *       [accumulation scope: register accumulators over the innermost tile]
+ *       [accumulation scope: register accumulators over the innermost tile,
+ *        in vectors where f has a lane-wise form (bounded integer counts in
+ *        8/16-bit lanes, widened before any lane can overflow)]
  *         element loops: f on every element, combined into the accumulators
  *       flush: accumulators combined into the output MDA (first write stores)
  *   partial results of parts that split a reduction: combined in part order
