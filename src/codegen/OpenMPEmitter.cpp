@@ -1322,7 +1322,7 @@ static inline void mdh_stream_fence() {
     int64_t updates = 1; // of each lane per pass: the tile's other reduced dimensions
     for (size_t d = 0; d < D; ++d)
       if (isRed(d) && d != s) updates *= tile(last, d);
-    const int bytes = hl::narrowAccumulatorBytes(*r, updates * kMinNarrowPasses);
+    const int bytes = hl::ResultRanges(*P.f).laneBytes(updates * kMinNarrowPasses);
     // Whole vectors of narrow lanes on every target (up to 64-byte vectors).
     if (!bytes || tile(last, s) % (64 / bytes) != 0) return {};
     return {bytes, hl::narrowAccumulatorSteps(*r, bytes) / updates};

@@ -140,6 +140,17 @@ std::optional<IntRange> ResultRanges::of(const SExpr &e) const {
   return std::nullopt;
 }
 
+int ResultRanges::laneBytes(int64_t steps) const {
+  if (!result_) return 0;
+  int64_t lo = 0, hi = 0;
+  for (const auto &[e, r] : ranges_) lo = std::min(lo, r.lo), hi = std::max(hi, r.hi);
+  for (int bytes : {1, 2}) {
+    const int64_t max = (int64_t(1) << (8 * bytes - 1)) - 1;
+    if (narrowAccumulatorSteps(*result_, bytes) >= steps && lo >= -max - 1 && hi <= max) return bytes;
+  }
+  return 0;
+}
+
 int64_t narrowAccumulatorSteps(IntRange r, int bytes) {
   const int64_t max = (int64_t(1) << (8 * bytes - 1)) - 1, min = -max - 1;
   int64_t steps = std::numeric_limits<int64_t>::max();

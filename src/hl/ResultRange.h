@@ -47,6 +47,11 @@ public:
   /// The interval of every value `f` returns (nullopt: some return has none,
   /// or the result type is not an integer wider than a byte).
   std::optional<IntRange> result() const { return result_; }
+  /// The narrowest signed lane (1 or 2 bytes) that holds `steps` successive
+  /// sums of the result from 0 and also every bounded value of f on the way
+  /// (a local of 200 read by a comparison must not wrap); 0 when none does
+  /// or the result is unbounded.
+  int laneBytes(int64_t steps) const;
 
 private:
   const ScalarFunction &f_;

@@ -409,8 +409,7 @@ static uint64_t outputBytes(const hl::Program &p) {
 static int narrowCountingBytes(const hl::Program &p, size_t d) {
   const auto &op = p.ops[d].op;
   if (!p.f || !p.f->result.isInteger() || op.kind != hl::BinaryOperator::Kind::Builtin || op.builtin != hl::BuiltinOp::Add) return 0;
-  const auto r = hl::ResultRanges(*p.f).result();
-  return r ? hl::narrowAccumulatorBytes(*r, 8) : 0;
+  return hl::ResultRanges(*p.f).laneBytes(8);
 }
 
 static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {

@@ -57,6 +57,29 @@ TEST_CASE("results that depend on input values or other operations have no inter
   CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 { let mut c: i32 = 1; c = e as i32; return c; }"));
 }
 
+/// ResultRanges of the f of a u8 histogram (see resultOf()).
+int laneBytesOf(const std::string &f, int64_t steps) {
+  Compilation comp;
+  comp.addSource("test.mdh", f + R"(
+mdh h = out_view<i32>( Out: (e, b) -> (b) ) o md_hom<64, 8>( f, (pw(add), ++) )
+  o inp_view<u8, u8>( Elems: (e, b) -> (e), Bins: (e, b) -> (b) );
+)");
+  comp.analyze();
+  REQUIRE(comp.diags().all().empty());
+  auto p = comp.sema().instantiate("h", {});
+  REQUIRE(p);
+  return hl::ResultRanges(*p->f).laneBytes(steps);
+}
+
+TEST_CASE("the lanes hold the counts and every bounded value on the way") {
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e == b ? 1 : 0;", 8) == 1);
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e == b ? 1 : 0;", 200) == 2);
+  // The result is 0 or 1, but c (199 or 200) does not fit a byte.
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 { let c: i32 = e < b ? 200 : 199; return c > 199 ? 1 : 0; }", 8) == 2);
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e < b ? 40000 : 0;", 8) == 0);
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e as i32;", 8) == 0);
+}
+
 TEST_CASE("lane width and widening period from an interval") {
   CHECK(hl::narrowAccumulatorSteps({0, 1}, 1) == 127);
   CHECK(hl::narrowAccumulatorSteps({-1, 0}, 1) == 128);
