@@ -9,23 +9,33 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <memory>
 
 using namespace mdh;
 
 namespace {
 
-/// The interval of the result of `f`, used as the f of a histogram over u8 values.
-std::optional<hl::IntRange> resultOf(const std::string &f, std::string type = "i32") {
+/// `f` as the f of a histogram over u8 values, instantiated (the
+/// compilation outlives the program).
+struct Histogram {
   Compilation comp;
-  comp.addSource("test.mdh", f + R"(
+  std::unique_ptr<hl::Program> p;
+  Histogram(const std::string &f, const std::string &type) {
+    comp.addSource("test.mdh", f + R"(
 mdh h = out_view<)" + type + R"(>( Out: (e, b) -> (b) ) o md_hom<64, 8>( f, (pw(add), ++) )
   o inp_view<u8, u8>( Elems: (e, b) -> (e), Bins: (e, b) -> (b) );
 )");
-  comp.analyze();
-  REQUIRE(comp.diags().all().empty());
-  auto p = comp.sema().instantiate("h", {});
-  REQUIRE(p);
-  return hl::ResultRanges(*p->f).result();
+    comp.analyze();
+    REQUIRE(comp.diags().all().empty());
+    p = comp.sema().instantiate("h", {});
+    REQUIRE(p);
+  }
+};
+
+/// The interval of the result of `f` (see Histogram).
+std::optional<hl::IntRange> resultOf(const std::string &f, std::string type = "i32") {
+  Histogram h(f, type);
+  return hl::ResultRanges(*h.p->f).result();
 }
 
 void checkRange(const std::optional<hl::IntRange> &r, int64_t lo, int64_t hi) {
@@ -57,18 +67,10 @@ TEST_CASE("results that depend on input values or other operations have no inter
   CHECK_FALSE(resultOf("fn f(e: u8, b: u8) -> i32 { let mut c: i32 = 1; c = e as i32; return c; }"));
 }
 
-/// ResultRanges of the f of a u8 histogram (see resultOf()).
+/// The lane width for `f` (see Histogram) and `steps` sums.
 int laneBytesOf(const std::string &f, int64_t steps) {
-  Compilation comp;
-  comp.addSource("test.mdh", f + R"(
-mdh h = out_view<i32>( Out: (e, b) -> (b) ) o md_hom<64, 8>( f, (pw(add), ++) )
-  o inp_view<u8, u8>( Elems: (e, b) -> (e), Bins: (e, b) -> (b) );
-)");
-  comp.analyze();
-  REQUIRE(comp.diags().all().empty());
-  auto p = comp.sema().instantiate("h", {});
-  REQUIRE(p);
-  return hl::ResultRanges(*p->f).laneBytes(steps);
+  Histogram h(f, "i32");
+  return hl::ResultRanges(*h.p->f).laneBytes(steps);
 }
 
 TEST_CASE("the lanes hold the counts and every bounded value on the way") {
