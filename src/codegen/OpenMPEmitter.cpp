@@ -23,6 +23,7 @@
 #include "codegen/CNames.h"
 #include "codegen/ScalarC.h"
 #include "codegen/VectorC.h"
+#include "hl/ResultRange.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -1259,7 +1260,7 @@ static inline void mdh_stream_fence() {
     if (!full.empty()) open(fmt::format("if ({})", joined(full, " && ")));
     vectorElementLoops();
     if (narrow.bytes) {
-      open(fmt::format("if (++mdh_passes == INT64_C({}))", narrow.every));
+      open(fmt::format("if (++mdh_passes == INT64_C({}))", narrow.passes));
       vaccToAcc();
       close();
     }
@@ -1301,31 +1302,25 @@ static inline void mdh_stream_fence() {
   /// Narrow lane accumulators (hl/ResultRange.h): when the vector dimension
   /// is reduced with an integer add (its lanes hold partial sums, summed at
   /// the flush) and f's result is bounded, a full tile counts in lanes of 1
-  /// or 2 bytes, widened into mdh_acc every `every` passes of the element
+  /// or 2 bytes, widened into mdh_acc every `narrow.passes` passes of the element
   /// loops, before any lane can overflow.  A histogram's compare-and-count
   /// then covers 64 bytes per compare instead of 16.
-  struct Narrow {
-    int bytes = 0;     ///< 0: lanes of the accumulator type
-    int64_t every = 0; ///< element-loop passes between widenings
-  };
-  Narrow narrow;
+  hl::NarrowCounting narrow; ///< bytes = 0: lanes of the accumulator type
 
   /// Passes between two widenings, at least (fewer: lanes of the result type).
   static constexpr int64_t kMinNarrowPasses = 8;
 
-  Narrow narrowCounting() const {
+  hl::NarrowCounting narrowCounting() const {
     const size_t s = size_t(C.simdDim);
-    if (!isRed(s) || L.op->builtin != hl::BuiltinOp::Add || !P.f->result.isInteger() || cType(P.f->result) != E) return {};
-    const auto r = narrowResultRange(*P.f);
-    if (!r) return {};
+    if (cType(P.f->result) != E) return {};
     const int last = lastLevel();
     int64_t updates = 1; // of each lane per pass: the tile's other reduced dimensions
     for (size_t d = 0; d < D; ++d)
       if (isRed(d) && d != s) updates *= tile(last, d);
-    const int bytes = hl::ResultRanges(*P.f).laneBytes(updates * kMinNarrowPasses);
+    const hl::NarrowCounting n = hl::narrowCounting(P, s, updates, kMinNarrowPasses);
     // Whole vectors of narrow lanes on every target (up to 64-byte vectors).
-    if (!bytes || tile(last, s) % (64 / bytes) != 0) return {};
-    return {bytes, hl::narrowAccumulatorSteps(*r, bytes) / updates};
+    if (!n.bytes || tile(last, s) % (64 / n.bytes) != 0) return {};
+    return n;
   }
 
   /// The lane type of the vector accumulators.

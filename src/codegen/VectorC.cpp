@@ -290,10 +290,6 @@ std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + f.na
 
 std::string narrowVectorFnName(const hl::ScalarFunction &f) { return "mdh_fnn_" + f.name; }
 
-std::optional<hl::IntRange> narrowResultRange(const hl::ScalarFunction &f) {
-  if (!isVectorizable(f)) return std::nullopt;
-  return hl::ResultRanges(f).result();
-}
 
 std::string emitVectorFunctions(const hl::Program &p) {
   std::string out = R"(// Lane-wise helpers on GCC vector types (register tiles).
@@ -328,10 +324,8 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
   };
   for (const auto &f : p.functions) visit(*f);
   for (const auto *f : order) out += VectorFnEmitter(*f).emit();
-  if (p.f && narrowResultRange(*p.f)) {
-    const hl::ResultRanges ranges(*p.f);
-    out += VectorFnEmitter(*p.f, &ranges).emit();
-  }
+  if (p.f && vectorizable.function(*p.f))
+    if (const hl::ResultRanges ranges(*p.f); ranges.result()) out += VectorFnEmitter(*p.f, &ranges).emit();
   return out;
 }
 

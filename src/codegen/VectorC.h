@@ -23,9 +23,6 @@
 #pragma once
 
 #include "hl/HLIR.h"
-#include "hl/ResultRange.h"
-
-#include <optional>
 
 #include <string>
 
@@ -38,9 +35,6 @@ std::string vectorFnName(const hl::ScalarFunction &f);
 /// Name of the narrow variant `mdh_fnn_<name><W, N>` of the md_hom's f: its
 /// bounded integer results in lanes of the signed integer W (hl/ResultRange.h).
 std::string narrowVectorFnName(const hl::ScalarFunction &f);
-/// The interval of every value a vectorisable `f` returns, when proven: then
-/// emitVectorFunctions() also emits f's narrow variant.
-std::optional<hl::IntRange> narrowResultRange(const hl::ScalarFunction &f);
 /// Vector templates of every vectorisable function of the program (callees
 /// first), the md_hom's f's narrow variant where it has one, plus the helpers
 /// mdh_vsplat / mdh_vload they and the emitters use.

@@ -159,10 +159,15 @@ int64_t narrowAccumulatorSteps(IntRange r, int bytes) {
   return steps;
 }
 
-int narrowAccumulatorBytes(IntRange r, int64_t steps) {
-  for (int bytes : {1, 2})
-    if (narrowAccumulatorSteps(r, bytes) >= steps) return bytes;
-  return 0;
+NarrowCounting narrowCounting(const Program &p, size_t d, int64_t updates, int64_t minPasses) {
+  const CombineOperator &c = p.ops[d];
+  if (!p.f || !p.f->result.isInteger() || c.kind != CombineOperator::Kind::PointWise ||
+      c.op.kind != BinaryOperator::Kind::Builtin || c.op.builtin != BuiltinOp::Add)
+    return {};
+  const ResultRanges ranges(*p.f);
+  const int bytes = ranges.laneBytes(updates * minPasses);
+  if (!bytes) return {};
+  return {bytes, narrowAccumulatorSteps(*ranges.result(), bytes) / updates};
 }
 
 } // namespace mdh::hl

@@ -66,10 +66,17 @@ private:
   std::optional<IntRange> expr(const SExpr &e, const std::set<int> &wide);
 };
 
-/// The narrowest signed integer width (1 or 2 bytes) in which `steps`
-/// successive sums of values in `r`, starting from 0, stay representable;
-/// 0 when neither does.
-int narrowAccumulatorBytes(IntRange r, int64_t steps);
+/// Narrow counting along reduced dimension `d` of `p`: when d is reduced
+/// with an integer add and f's result is bounded, the lane width (1 or 2
+/// bytes, laneBytes()) that holds `updates` sums per pass for at least
+/// `minPasses` passes, and the passes between two widenings; bytes = 0
+/// otherwise.  The one rule the default configuration and the OpenMP
+/// emitter both apply.
+struct NarrowCounting {
+  int bytes = 0;
+  int64_t passes = 0;
+};
+NarrowCounting narrowCounting(const Program &p, size_t d, int64_t updates, int64_t minPasses);
 /// How many sums of values in `r` a signed lane of `bytes` bytes holds
 /// (from 0; INT64_MAX when r is [0, 0]).
 int64_t narrowAccumulatorSteps(IntRange r, int bytes);

@@ -403,15 +403,6 @@ static uint64_t outputBytes(const hl::Program &p) {
   return total;
 }
 
-/// The lane width (1 or 2 bytes) in which f's values, summed along the
-/// reduced dimension d with an integer add, can be counted for at least 8
-/// steps (hl/ResultRange.h); 0 when they cannot.
-static int narrowCountingBytes(const hl::Program &p, size_t d) {
-  const auto &op = p.ops[d].op;
-  if (!p.f || !p.f->result.isInteger() || op.kind != hl::BinaryOperator::Kind::Builtin || op.builtin != hl::BuiltinOp::Add) return 0;
-  return hl::ResultRanges(*p.f).laneBytes(8);
-}
-
 static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
@@ -513,7 +504,7 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // tile of one such vector, and longer blocks, since every flush also widens
   // them (Histo 2^20 x 256, interleaved, before the masked add: L2 blocks of
   // 8192, 32768 and 2^19 bytes took 2.9, 2.3 and 2.0 ms).
-  const int narrowBytes = simd >= 0 && isReduced(p, size_t(simd)) ? narrowCountingBytes(p, size_t(simd)) : 0;
+  const int narrowBytes = simd >= 0 && isReduced(p, size_t(simd)) ? hl::narrowCounting(p, size_t(simd), 1, 8).bytes : 0;
   if (simd >= 0 && isReduced(p, size_t(simd)) && laneAccumulators) l2.tile[simd] = std::min<int64_t>(cor.tile[simd], narrowBytes ? 65536 : 4096);
   LevelConfig rm{"RM", l2.tile, {}};
   // Reductions unrolled by 4 inside the register tile (measured: 1.3x on MatMul).

@@ -88,8 +88,19 @@ TEST_CASE("lane width and widening period from an interval") {
   CHECK(hl::narrowAccumulatorSteps({-3, 5}, 1) == 25);
   CHECK(hl::narrowAccumulatorSteps({900, 1000}, 2) == 32);
   CHECK(hl::narrowAccumulatorSteps({0, 0}, 1) == std::numeric_limits<int64_t>::max());
-  CHECK(hl::narrowAccumulatorBytes({0, 1}, 8) == 1);
-  CHECK(hl::narrowAccumulatorBytes({0, 1}, 128) == 2);   // 127 steps in a byte, 32767 in 16 bits
-  CHECK(hl::narrowAccumulatorBytes({0, 100}, 8) == 2);
-  CHECK(hl::narrowAccumulatorBytes({0, 5000}, 8) == 0);
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e == b ? 1 : 0;", 128) == 2); // 127 steps in a byte, 32767 in 16 bits
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e < b ? 100 : 0;", 8) == 2);
+  CHECK(laneBytesOf("fn f(e: u8, b: u8) -> i32 = e < b ? 5000 : 0;", 8) == 0);
+}
+
+TEST_CASE("narrow counting: the reduced dimension's add, the lane width and the widening period") {
+  Histogram h("fn f(e: u8, b: u8) -> i32 = e == b ? 1 : 0;", "i32");
+  const hl::NarrowCounting one = hl::narrowCounting(*h.p, 0, 1, 8);
+  CHECK(one.bytes == 1);
+  CHECK(one.passes == 127);
+  const hl::NarrowCounting four = hl::narrowCounting(*h.p, 0, 4, 8); // 4 sums per pass
+  CHECK(four.bytes == 1);
+  CHECK(four.passes == 31);
+  CHECK(hl::narrowCounting(*h.p, 0, 32, 8).bytes == 2); // 256 sums do not fit a byte
+  CHECK(hl::narrowCounting(*h.p, 1, 1, 8).bytes == 0);  // b is concatenated, not summed
 }
