@@ -7,7 +7,10 @@
 #include "testing/ProgramGenerator.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <map>
 #include <fmt/format.h>
 
 using namespace mdh;
@@ -23,7 +26,7 @@ int main(int argc, char **argv) {
   std::string opt = "-O1", keep, backend = "openmp";
   app.add_option("file", file, ".mdh program (omit with --generate)");
   app.add_option("-e,--entry", entry, "mdh to instantiate");
-  app.add_option("-s,--set", sets, "meta-parameter values, e.g. T=i32,N=17")->allow_extra_args(false);
+  app.add_option("-s,--set", sets, "meta-parameter values and run-time sizes, e.g. T=i32,N=17")->allow_extra_args(false);
   app.add_option("-I,--include", includes, "import search directory")->allow_extra_args(false);
   app.add_option("--generate", generate, "test N randomly generated programs");
   app.add_option("--configs", configs, "random configurations per program (plus the default)");
@@ -67,24 +70,51 @@ int main(int argc, char **argv) {
     if (text.empty()) comp.addFile(path);
     else comp.addSource(path, text);
     comp.analyze();
+    // --set also gives run-time sizes (`*`), as in `mdhc run` and `mdhi run`.
+    MetaSettings meta;
+    std::map<std::string, std::string> runtimeSizes;
+    const ast::Decl *decl = comp.diags().hasErrors() ? nullptr : comp.sema().lookup(ent);
+    for (const auto &[k, v] : settings) {
+      bool isMeta = !decl;
+      if (decl)
+        for (const auto &p : decl->metaParams) isMeta |= p.name.name == k;
+      if (isMeta) meta.push_back({k, v});
+      else runtimeSizes[k] = v;
+    }
     std::unique_ptr<hl::Program> prog;
-    if (!comp.diags().hasErrors()) prog = comp.sema().instantiate(ent, settings);
+    if (!comp.diags().hasErrors()) prog = comp.sema().instantiate(ent, runtimeSizes.empty() ? settings : meta);
     if (!prog) {
       printDiagnostics(comp, stderr);
       fmt::print("FAIL {}: does not instantiate\n{}\n", label, text);
       ++failed;
       return;
     }
+    o.runtimeSizes.clear();
+    for (const auto &[k, v] : runtimeSizes) {
+      const bool dynamic = std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end();
+      char *end = nullptr;
+      const long long n = std::strtoll(v.c_str(), &end, 10);
+      if (!dynamic || end == v.c_str() || *end || n < 1) {
+        fmt::print(stderr, "error: `{}={}`: {}\n", k, v,
+                   dynamic ? "a run-time size must be a positive integer"
+                           : fmt::format("`{}` is neither a meta-parameter nor a run-time size of `{}`", k, ent));
+        ++failed;
+        return;
+      }
+      o.runtimeSizes[k] = n;
+    }
+    std::string labelWithSizes = label;
+    for (const auto &[k, n] : o.runtimeSizes) labelWithSizes += fmt::format(" {}={}", k, n);
     o.seed = s;
     auto r = testing::diffTest(*prog, text.empty() ? path : "\n" + text, o);
     ++programs;
     totalConfigs += r.configurations;
     if (r.mismatches) {
       ++failed;
-      fmt::print("FAIL {} ({} of {} configurations)\n{}", label, r.mismatches, r.configurations, r.report);
+      fmt::print("FAIL {} ({} of {} configurations)\n{}", labelWithSizes, r.mismatches, r.configurations, r.report);
     } else {
       ++passed;
-      if (verbose) fmt::print("ok   {} ({} configurations){}\n", label, r.configurations, r.report.empty() ? "" : " — " + r.report);
+      if (verbose) fmt::print("ok   {} ({} configurations){}\n", labelWithSizes, r.configurations, r.report.empty() ? "" : " — " + r.report);
     }
   };
   if (generate > 0) {

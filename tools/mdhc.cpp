@@ -536,8 +536,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     data::AtomicFileSet files;
     for (const auto &[k, path] : outFiles) files.stage(path, data::encodeBuffer(outputs.at(k)));
     files.commit();
-    for (const auto &b : prog->outputs)
-      if (!outFiles.count(b.name)) fmt::print("{}", interp::formatBuffer(b.name, outputs.at(b.name), nullptr));
+    if (!c.quiet) // like `mdhi run -q`: results only through --out
+      for (const auto &b : prog->outputs)
+        if (!outFiles.count(b.name)) fmt::print("{}", interp::formatBuffer(b.name, outputs.at(b.name), nullptr));
   } catch (const interp::RuntimeError &e) {
     fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), e.toDiagnostic(), isTerminal(stderr)));
     return 1;

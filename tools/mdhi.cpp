@@ -56,14 +56,14 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", std::string("mdhi ") + MDH_VERSION);
   std::vector<std::string> files, includes;
   app.add_option("files", files, ".mdh files to load into the interactive session");
-  app.add_option("-I,--include", includes, "directory searched by `import`")->type_name("DIR");
+  app.add_option("-I,--include", includes, "directory searched by `import`")->type_name("DIR")->allow_extra_args(false);
 
   auto *run = app.add_subcommand("run", "evaluate an entry once and exit (status 1 on any error)");
   std::string runFile;
   std::vector<std::string> runIncludes;
   interp::RunRequest request;
   run->add_option("file", runFile, "the .mdh file")->required();
-  run->add_option("-I,--include", runIncludes, "directory searched by `import`")->type_name("DIR");
+  run->add_option("-I,--include", runIncludes, "directory searched by `import`")->type_name("DIR")->allow_extra_args(false);
   interp::addRunOptions(*run, request);
 
   if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;

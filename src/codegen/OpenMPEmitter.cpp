@@ -562,6 +562,27 @@ static inline void mdh_stream_fence() {
   int lastLevel() const { return int(C.levels.size()) - 1; }
   int64_t tile(int level, size_t d) const { return C.levels[size_t(level)].tile[d]; }
 
+  /// Whether the element loops of the innermost level fully unroll dimension
+  /// d: its extent is at most 64 and, when another extent of the tile is a
+  /// loop too long to unroll (above 64), the unrolled extents together make at
+  /// most 64 copies of that loop. Config::validate() bounds fully unrolled
+  /// tiles; copies of whole loops cost far more to compile: 61 x 12 copies of
+  /// a 71-element vectorised loop (a default scan tile) took GCC 142 s.
+  /// `vectorLanes`: the nest walks the vector dimension in whole vectors of
+  /// the vector accumulators (unrolled), not as a loop.
+  bool unrolls(size_t d, bool vectorLanes = false) const {
+    const int last = lastLevel();
+    if (tile(last, d) > 64) return false;
+    bool longLoop = false;
+    int64_t copies = 1;
+    for (size_t k = 0; k < D; ++k) {
+      if (vectorLanes && int(k) == C.simdDim) continue;
+      if (tile(last, k) > 64) longLoop = true;
+      else copies = std::min<int64_t>(copies * tile(last, k), INT64_C(1) << 20);
+    }
+    return !longLoop || copies <= 64;
+  }
+
   void tiled() {
     if (L.streamedScan >= 0) {
       streamedScan(size_t(L.streamedScan));
@@ -1224,7 +1245,7 @@ static inline void mdh_stream_fence() {
         open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
         c[d] = fmt::format("({} + {})", b(last, d), laneOffset("jv"));
       } else {
-        if (tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+        if (unrolls(d, true)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
         open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));
         j[d] = fmt::format("j{}", d);
         c[d] = fmt::format("({} + j{})", b(last, d), d);
@@ -1386,7 +1407,7 @@ static inline void mdh_stream_fence() {
         line("#pragma GCC unroll 16");
         open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
       } else {
-        if (tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+        if (unrolls(d, true)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
         open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));
       }
       ++opened;
@@ -1575,7 +1596,7 @@ static inline void mdh_stream_fence() {
     for (int dd : elementOrder()) {
       const size_t d = size_t(dd);
       if (d == s) continue;
-      if (constant && tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+      if (constant && unrolls(d)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
       open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, constant ? fmt::format("INT64_C({})", tile(last, d)) : e(last, d), d));
       ++opened;
     }
@@ -1638,7 +1659,7 @@ static inline void mdh_stream_fence() {
       std::string bound = constant ? fmt::format("INT64_C({})", tile(last, d)) : e(last, d);
       bool innermost = k + 1 == D;
       if (innermost && L.kept[d] && int(d) == C.simdDim) line("#pragma omp simd");
-      else if (constant && tile(last, d) <= 64) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
+      else if (constant && unrolls(d)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
       open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, bound, d));
       ++opened;
     }

@@ -39,7 +39,8 @@ RuntimeError undefinedOutputError(const hl::Program &prog, size_t b, size_t unde
                                   "e.g. {}",
                                   prog.outputs[b].name, undefined, undefined == 1 ? "" : "s", fmt::join(names, ", ")),
                       prog.outputs[b].range,
-                      "pass --allow-undefined to write the other cells anyway (a mask file then marks the defined ones)");
+                      "pass --allow-undefined to write the other cells anyway (they hold zeros; `mdhi run --out` also "
+                      "writes the mask `<buffer>.defined.npy` of the defined ones)");
 }
 
 } // namespace

@@ -32,7 +32,8 @@ bool linearInOne(const SizePoly &p, std::string &x, int64_t &a, int64_t &c) {
 }
 
 std::string sizesHint(const hl::Program &p, const std::string &name) {
-  return fmt::format("give it with `--set {}=N`, or supply an input whose shape depends on it", name);
+  // A placeholder that cannot be mistaken for another size of the program.
+  return fmt::format("give it with `--set {}=<extent>` (a positive integer), or supply an input whose shape depends on it", name);
 }
 
 } // namespace

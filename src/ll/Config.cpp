@@ -168,6 +168,15 @@ int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N) {
 
 bool isReduced(const hl::Program &p, size_t d) { return p.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
 
+/// Elements the emitters unroll for one tile of the innermost level: the
+/// product of its extents up to 64 (longer ones stay loops).
+constexpr int64_t kMaxUnrolledCells = 4096;
+int64_t unrolledCells(const std::vector<int64_t> &tile) {
+  int64_t cells = 1;
+  for (auto t : tile) cells = t > 0 && t <= 64 && cells < (1 << 20) ? cells * t : cells;
+  return cells;
+}
+
 } // namespace
 
 std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m) {
@@ -224,12 +233,10 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   }
   // The innermost level's tile is unrolled into registers: bound its size.
   if (!c.levels.empty() && c.levels.back().tile.size() == D) {
-    int64_t cells = 1;
-    // Only extents up to 64 are unrolled (longer ones stay loops).
-    for (auto t : c.levels.back().tile) cells = t > 0 && t <= 64 && cells < (1 << 20) ? cells * t : cells;
-    if (cells > 4096)
+    const int64_t cells = unrolledCells(c.levels.back().tile);
+    if (cells > kMaxUnrolledCells)
       errs.push_back(fmt::format("innermost level `{}` unrolls {} elements per tile (the product of its extents up to 64); "
-                                 "at most 4096 are unrolled: use smaller tiles there", c.levels.back().layer, cells));
+                                 "at most {} are unrolled: use smaller tiles there", c.levels.back().layer, cells, kMaxUnrolledCells));
   }
   if (c.simdDim < -1 || c.simdDim >= int(D)) errs.push_back(fmt::format("simd_dim {} is not a dimension", c.simdDim));
   for (const auto &s : c.stages) {
@@ -483,7 +490,15 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   });
   cor.order = order;
   c.levels.push_back(cor);
-  if (prefix) return c; // scans: one level; the scan pass does the rest
+  // Scans: one level; the scan pass does the rest. Unless that level is too
+  // large to be the innermost one, which is unrolled (a 3-D scan of 32^3 had
+  // a tile of 8 x 32 x 32): then element rows of vectors, as for maps.
+  if (prefix && unrolledCells(cor.tile) > kMaxUnrolledCells) {
+    LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
+    if (simd >= 0) rm.tile[simd] = std::min<int64_t>(cor.tile[simd], lanes * 4);
+    c.levels.push_back(rm);
+  }
+  if (prefix) return c;
   if (!anyReduced) {
     // Maps and stencils stream: no cache blocking, one vector row per tile.
     LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};

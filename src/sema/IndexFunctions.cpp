@@ -285,7 +285,23 @@ void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly>
                   (instead.empty() ? std::string("the dimension point-wise, e.g. `pw(add)`") : instead));
     }
   }
-  if (b.accesses.size() > 1)
+  // Two accesses cannot meet where one index of the buffer is a different
+  // constant in each (`(i) -> (0, i)` and `(i) -> (1, i)`): no warning then.
+  auto disjoint = [&](const hl::Access &x, const hl::Access &y) {
+    for (size_t k = 0; k < x.dims.size() && k < y.dims.size(); ++k) {
+      bool constants = true;
+      for (size_t d = 0; d < outSizes.size(); ++d)
+        for (const auto *ix : {&x.dims[k], &y.dims[k]})
+          constants = constants && d < ix->coeffs.size() && ix->coeffs[d].constantValue() == std::optional<int64_t>(0);
+      const auto ox = x.dims[k].offset.constantValue(), oy = y.dims[k].offset.constantValue();
+      if (constants && ox && oy && *ox != *oy) return true;
+    }
+    return false;
+  };
+  bool mayOverlap = false;
+  for (size_t i = 0; i < b.accesses.size(); ++i)
+    for (size_t j = i + 1; j < b.accesses.size(); ++j) mayOverlap = mayOverlap || !disjoint(b.accesses[i], b.accesses[j]);
+  if (mayOverlap)
     warning("W0403", b.range, fmt::format("output buffer `{}` is written by {} accesses", b.name, b.accesses.size()),
             "cells written by more than one access must receive equal values (checked at run time)");
 }

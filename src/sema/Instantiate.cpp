@@ -715,8 +715,9 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
     if (!c.op.assoc())
       warning("W0501", hom.ops[d].range,
               fmt::format("operator `{}` of dimension {} is not declared associative", c.op.str(), d + 1),
-              "mark the function `@assoc @comm` if it is; otherwise results depend on the evaluation order, and every stage "
-              "uses the interpreter's canonical order");
+              fmt::format("mark the function `{}` if it is; otherwise results depend on the evaluation order, and every "
+                          "stage uses the interpreter's canonical order",
+                          pw ? "@assoc @comm" : "@assoc"));
     else if (pw && !c.op.comm())
       warning("W0502", hom.ops[d].range,
               fmt::format("point-wise operator `{}` of dimension {} is not declared commutative (Lemma 10)", c.op.str(), d + 1),

@@ -30,13 +30,18 @@ void Sema::Impl::note(SourceRange r, std::string msg) {
   if (lastReported) diags.note(r, std::move(msg));
 }
 
+/// Edits (insert, delete, replace, swap of two neighbours) from a to b: the
+/// optimal-string-alignment distance, so that `sqtr` is one edit from `sqrt`.
 static size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::vector<size_t> prev2(b.size() + 1), prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
+    for (size_t j = 1; j <= b.size(); ++j) {
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+    }
+    std::swap(prev2, prev);
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -44,7 +49,9 @@ static size_t editDistance(const std::string &a, const std::string &b) {
 
 std::string Sema::Impl::didYouMean(const std::string &name, const std::vector<std::string> &candidates) const {
   std::string best;
-  size_t bestD = std::max<size_t>(2, name.size() / 3) + 1;
+  // At most a third of the name's letters differ (at least one, at most two),
+  // so that a one-letter name does not suggest an unrelated short one.
+  size_t bestD = std::min<size_t>(2, std::max<size_t>(1, name.size() / 3)) + 1;
   for (const auto &c : candidates) {
     size_t d = editDistance(name, c);
     if (d < bestD) { bestD = d; best = c; }

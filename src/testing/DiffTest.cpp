@@ -118,12 +118,13 @@ std::vector<int64_t> concreteShape(const hl::Buffer &b, const std::map<std::stri
 DiffTestResult diffTest(const hl::Program &prog, const std::string &programText, const DiffTestOptions &opts) {
   DiffTestResult res;
   std::mt19937_64 rng(opts.seed);
-  // Run-time sizes: small values, so every configuration runs quickly.
+  // Run-time sizes: the given ones, else small values, so every configuration runs quickly.
   std::map<std::string, SizePoly> dyn;
   std::vector<int64_t> dynValues;
   std::vector<std::pair<std::string, int64_t>> dynPairs;
   for (const auto &s : prog.dynamicSizes) {
     int64_t v = std::uniform_int_distribution<int64_t>(1, 13)(rng);
+    if (auto it = opts.runtimeSizes.find(s); it != opts.runtimeSizes.end()) v = it->second;
     dyn[s] = SizePoly::constant(v);
     dynValues.push_back(v);
     dynPairs.push_back({s, v});
@@ -146,6 +147,17 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   ll::AsmModel model = opencl ? runtime::openclModelForDevice(note) : ll::openmpModel();
   std::vector<int64_t> sizes = ll::concreteSizes(prog, dynPairs);
   std::vector<ll::Config> configs = {ll::defaultConfig(prog, model)};
+  // The default configuration is what `mdhc compile` and `mdhc run` use when
+  // given none, and they validate it: an invalid default is a compiler bug
+  // (a 3-D scan's single level once unrolled 8192 elements).
+  if (prog.dynamicSizes.empty())
+    if (auto errs = ll::validate(configs[0], prog, model); !errs.empty()) {
+      res.configurations = 1;
+      res.mismatches = 1;
+      res.report = fmt::format("MISMATCH the default configuration is invalid: {}\n  program: {}\n  instance: {}\n  configuration: {}\n",
+                               fmt::join(errs, "; "), programText, prog.instanceName, ll::toJson(configs[0]).dump());
+      return res;
+    }
   for (int i = 0; i < opts.randomConfigs * 4 && int(configs.size()) <= opts.randomConfigs; ++i) {
     ll::Config c = ll::randomConfig(prog, model, rng, sizes);
     if (prog.dynamicSizes.empty() && !ll::validate(c, prog, model).empty()) continue;

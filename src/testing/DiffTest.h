@@ -17,6 +17,7 @@
 #include "hl/HLIR.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,8 @@ struct DiffTestOptions {
   std::string backend = "openmp";
   /// Wall-clock limit of one OpenMP kernel run (its child process).
   double timeoutSeconds = 300;
+  /// Values of run-time sizes (`*`); the others are drawn small at random.
+  std::map<std::string, int64_t> runtimeSizes;
 };
 
 struct DiffTestResult {

@@ -6,9 +6,12 @@
 # that cannot be met (a directory as input, a buffer given twice, a name
 # that is not one of the entry's inputs or outputs) say so;
 # --config takes a JSON file or JSON text alike, and names a missing file;
-# a malformed command line exits 2, in mdhc and mdh-difftest alike.
+# a malformed command line exits 2, in mdhc and mdh-difftest alike;
+# `-I DIR` may come before the file in all three tools; mdh-difftest takes
+# run-time sizes with --set like `mdhc run` and `mdhi run`; `mdhc run -q`
+# prints no results, like `mdhi run -q`.
 set -u
-mdhc=$1 difftest=$2 dir=$(dirname "$0")
+mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --seed 1 --out O="$tmp/o.npy" 2> "$tmp/err" && fail "⊥ cells were not an error"
@@ -43,5 +46,24 @@ for tool in "$mdhc" "$difftest"; do
   "$tool" --no-such-option > /dev/null 2> "$tmp/err"; rc=$?
   [ "$rc" = 2 ] || { cat "$tmp/err"; fail "$tool --no-such-option exited $rc, not 2"; }
   grep -q "no-such-option" "$tmp/err" || { cat "$tmp/err"; fail "$tool did not name the bad option"; }
+done
+# E0903's help names what each tool writes (mdhc: zeros, no mask file).
+$mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 2> "$tmp/err"
+grep -q "they hold zeros; \`mdhi run --out\` also writes the mask" "$tmp/err" || { cat "$tmp/err"; fail "E0903 help"; }
+# -I DIR before the file (it takes one directory per -I, not the file too).
+for run in "$mdhc run" "$mdhi run"; do
+  $run -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3 --seed 2 > "$tmp/out" 2> "$tmp/err" ||
+    { cat "$tmp/err"; fail "$run -I DIR FILE"; }
+  grep -q "^O: i32\[3\] = " "$tmp/out" || { cat "$tmp/out"; fail "$run -I DIR FILE printed no result"; }
+done
+$difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=300 --configs 1 -v > "$tmp/out" 2>&1 ||
+  { cat "$tmp/out"; fail "mdh-difftest -I DIR FILE --set N=300 (a run-time size)"; }
+grep -q "ok .*copy_dyn N=300 " "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest did not run copy_dyn"; }
+$difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set M=3 --configs 1 > "$tmp/out" 2>&1 && fail "an unknown run-time size was accepted"
+grep -q "\`M\` is neither a meta-parameter nor a run-time size of \`copy_dyn\`" "$tmp/out" || { cat "$tmp/out"; fail "no message for an unknown size"; }
+# -q: errors only, in both runners.
+for run in "$mdhc run" "$mdhi run"; do
+  $run -q -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3 > "$tmp/out" 2>&1 || fail "$run -q"
+  [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$run -q printed something"; }
 done
 echo "1 passed, 0 failed"
