@@ -306,12 +306,15 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
 // A load whose vector several FMAs of a register tile reuse: the empty asm
 // makes the value a register operand, so GCC loads it once instead of folding
 // a memory operand into every use (the asm has no side effects: it is still
-// hoisted and shared like the load itself). Only for vectors that fit one
+// hoisted and shared like the load itself). Only with AVX-512, whose 32
+// vector registers hold a register tile's accumulators and these operands
+// (with 16, forcing them into registers would spill accumulators instead; a
+// folded 256-bit load is cheap there), and only for vectors that fit one
 // register: wider lane groups (narrow inputs of wide accumulators) span
 // several, which no single asm operand can name.
 template <class V, class S> static inline V mdh_vload_reg(const S *p) {
   V v = mdh_vload<V>(p);
-#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#if defined(__GNUC__) && defined(__x86_64__) && MDH_VBYTES == 64
   if constexpr (sizeof(V) >= 16 && sizeof(V) <= MDH_VBYTES) __asm__("" : "+v"(v));
 #endif
   return v;
