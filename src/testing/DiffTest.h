@@ -2,7 +2,8 @@
  * Differential testing of generated code against the reference interpreter.
  *
  * For one instantiated program: random inputs from a seed, the interpreter's
- * outputs, then the default configuration and N random valid configurations,
+ * outputs, then the default configuration (which must itself be valid: an
+ * invalid default is reported like a mismatch) and N random valid configurations,
  * all compiled into one shared library, each run and compared with the
  * interpreter — exactly for integers, records and bools, and for floats
  * exactly or within a tolerance (`floatTolerance`, relative).  On a mismatch
