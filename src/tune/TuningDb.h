@@ -10,7 +10,9 @@
  *
  * The configuration to use is the fastest of the latest confirmation when
  * one exists: a single measurement on a noisy machine can be lucky, a
- * ranking from interleaved rounds is much less so.
+ * ranking from interleaved rounds is much less so. The default configuration
+ * stays unless that fastest one beats it by more than twice the larger
+ * relative spread (median absolute deviation) of the two, and by at least 1%.
  *
  * Invariants (crash safety): a record is appended with a single write()
  * and fsync()ed before append() returns, so a finished measurement is

@@ -228,6 +228,42 @@ TEST_CASE("the tuning key names the code generator, so other code is not resumed
   CHECK(tune::tuningKey(*q, {"T=f32,I=100,J=64,K=49"}, backend).codegen != kp.codegen);
 }
 
+TEST_CASE("a confirmation keeps the default unless a candidate beats it by more than the rounds' spread") {
+  std::string dir = tempDir();
+  tune::TuningKey key{"p", "matmul", "I=2", "openmp", "machine"};
+  tune::TuningDb db(dir, key);
+  tune::TuningRecord r;
+  r.ok = true;
+  for (auto [h, tech] : {std::pair{"def", "default"}, std::pair{"close", "random"}, std::pair{"clear", "random"}}) {
+    r.configHash = h;
+    r.technique = tech;
+    r.median = 1;
+    db.append(r);
+  }
+  auto confirm = [&](std::vector<tune::ConfirmationEntry> entries) {
+    tune::ConfirmationRecord c;
+    c.entries = std::move(entries);
+    c.rounds = 3;
+    c.measurements = db.records().size();
+    db.appendConfirmation(c);
+    return db.best();
+  };
+  // 3% ahead, inside twice the default's 2.5% spread: the default stays.
+  auto b = confirm({{"def", 1.00, {0.975, 1.0, 1.025, 0.975, 1.025}}, {"close", 0.97, {0.96, 0.97, 0.98, 0.97, 0.97}}});
+  CHECK(b.record->configHash == "def");
+  CHECK(b.seconds == doctest::Approx(1.00));
+  // 20% ahead: the candidate wins.
+  b = confirm({{"def", 1.00, {0.975, 1.0, 1.025, 0.975, 1.025}}, {"clear", 0.80, {0.79, 0.80, 0.81, 0.80, 0.80}}});
+  CHECK(b.record->configHash == "clear");
+  // Tight rounds: a 2% lead is more than 1% and twice the 0.2% spread.
+  b = confirm({{"def", 1.00, {0.998, 1.0, 1.002}}, {"close", 0.98, {0.979, 0.98, 0.981}}});
+  CHECK(b.record->configHash == "close");
+  // Under 1% never replaces the default.
+  b = confirm({{"def", 1.00, {1.0, 1.0, 1.0}}, {"close", 0.995, {0.995, 0.995, 0.995}}});
+  CHECK(b.record->configHash == "def");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("the latest confirmation picks the best configuration, and later measurements need one") {
   std::string dir = tempDir();
   tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
