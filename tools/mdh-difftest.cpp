@@ -73,16 +73,9 @@ int main(int argc, char **argv) {
     // --set also gives run-time sizes (`*`), as in `mdhc run` and `mdhi run`.
     MetaSettings meta;
     std::map<std::string, std::string> runtimeSizes;
-    const ast::Decl *decl = comp.diags().hasErrors() ? nullptr : comp.sema().lookup(ent);
-    for (const auto &[k, v] : settings) {
-      bool isMeta = !decl;
-      if (decl)
-        for (const auto &p : decl->metaParams) isMeta |= p.name.name == k;
-      if (isMeta) meta.push_back({k, v});
-      else runtimeSizes[k] = v;
-    }
+    splitRunTimeSizes(comp.diags().hasErrors() ? nullptr : comp.sema().lookup(ent), settings, meta, runtimeSizes);
     std::unique_ptr<hl::Program> prog;
-    if (!comp.diags().hasErrors()) prog = comp.sema().instantiate(ent, runtimeSizes.empty() ? settings : meta);
+    if (!comp.diags().hasErrors()) prog = comp.sema().instantiate(ent, meta);
     if (!prog) {
       printDiagnostics(comp, stderr);
       fmt::print("FAIL {}: does not instantiate\n{}\n", label, text);

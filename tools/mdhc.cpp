@@ -459,16 +459,11 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
   if (int rc = prepare(comp, c, sets, settings)) return rc;
   std::string err;
   // Run-time sizes may be given with --set like meta-parameters.
-  const ast::Decl *decl = comp.sema().lookup(entry);
   MetaSettings meta;
+  std::map<std::string, std::string> sizes;
+  splitRunTimeSizes(comp.sema().lookup(entry), settings, meta, sizes);
   std::map<std::string, int64_t> given;
-  for (const auto &[k, v] : settings) {
-    bool isMeta = false;
-    if (decl)
-      for (const auto &p : decl->metaParams) isMeta |= p.name.name == k;
-    if (isMeta) meta.push_back({k, v});
-    else given[k] = std::atoll(v.c_str());
-  }
+  for (const auto &[k, v] : sizes) given[k] = std::atoll(v.c_str());
   auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
   if (!prog) return 1;

@@ -46,6 +46,17 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
 
 bool isTerminal(FILE *stream) { return isatty(fileno(stream)) != 0; }
 
+void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, MetaSettings &meta,
+                       std::map<std::string, std::string> &runTimeSizes) {
+  for (const auto &[k, v] : settings) {
+    bool isMeta = !decl;
+    if (decl)
+      for (const auto &p : decl->metaParams) isMeta = isMeta || p.name.name == k;
+    if (isMeta) meta.push_back({k, v});
+    else runTimeSizes[k] = v;
+  }
+}
+
 bool configArgumentText(const std::string &arg, std::string &text, std::string &error) {
   const size_t first = arg.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && arg[first] == '{') {

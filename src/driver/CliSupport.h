@@ -1,7 +1,8 @@
 /** \file
  * Pieces shared by the command-line front ends: command-line parsing and
- * its exit status, `--set` parsing, `--config` arguments, and the printing
- * of collected diagnostics.
+ * its exit status, `--set` parsing (and its split into meta-parameters and
+ * run-time sizes), `--config` arguments, and the printing of collected
+ * diagnostics.
  */
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,13 @@ int parseCommandLine(CLI::App &app, int argc, char **argv);
 /// Parses `T=f32,I=512` (several --set options concatenate).  Returns false
 /// and fills `error` on malformed input.
 bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out, std::string &error);
+
+/// Splits `--set` values into the meta-parameters of the entry `decl` and
+/// the rest, which `mdhc run` and `mdh-difftest` take as run-time sizes (`*`).
+/// Without a declaration (an unknown entry) every value counts as a
+/// meta-parameter, so that instantiation reports the entry.
+void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, MetaSettings &meta,
+                       std::map<std::string, std::string> &runTimeSizes);
 
 /// The text of a `--config` argument: the argument itself when it is JSON
 /// text (starts with `{` after blanks), else the contents of the file it

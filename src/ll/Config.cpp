@@ -490,20 +490,22 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   });
   cor.order = order;
   c.levels.push_back(cor);
+  // Element rows: one row of four vectors per innermost tile.
+  auto vectorRows = [&] {
+    LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
+    if (simd >= 0) rm.tile[simd] = std::min<int64_t>(cor.tile[simd], lanes * 4);
+    return rm;
+  };
   // Scans: one level; the scan pass does the rest. Unless that level is too
   // large to be the innermost one, which is unrolled (a 3-D scan of 32^3 had
-  // a tile of 8 x 32 x 32): then element rows of vectors, as for maps.
-  if (prefix && unrolledCells(cor.tile) > kMaxUnrolledCells) {
-    LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
-    if (simd >= 0) rm.tile[simd] = std::min<int64_t>(cor.tile[simd], lanes * 4);
-    c.levels.push_back(rm);
+  // a tile of 8 x 32 x 32): then element rows, as for maps.
+  if (prefix) {
+    if (unrolledCells(cor.tile) > kMaxUnrolledCells) c.levels.push_back(vectorRows());
+    return c;
   }
-  if (prefix) return c;
   if (!anyReduced) {
     // Maps and stencils stream: no cache blocking, one vector row per tile.
-    LevelConfig rm{"RM", std::vector<int64_t>(D, 1), order};
-    if (simd >= 0) rm.tile[simd] = std::min<int64_t>(cor.tile[simd], lanes * 4);
-    c.levels.push_back(rm);
+    c.levels.push_back(vectorRows());
     return c;
   }
 
