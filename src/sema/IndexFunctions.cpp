@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <numeric>
+
 namespace mdh {
 
 std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, const std::vector<std::string> &vars,
@@ -285,16 +287,29 @@ void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly>
                   (instead.empty() ? std::string("the dimension point-wise, e.g. `pw(add)`") : instead));
     }
   }
-  // Two accesses cannot meet where one index of the buffer is a different
-  // constant in each (`(i) -> (0, i)` and `(i) -> (1, i)`): no warning then.
+  // Two accesses cannot meet where one index of the buffer can never take the
+  // same value in both: with x_k = a·i + c1 and y_k = b·j + c2 (constant
+  // coefficients, i and j any iteration points), x_k = y_k has an integer
+  // solution only if gcd(a, b) divides c2 − c1. This covers a different
+  // constant in each (`(i) -> (0, i)` and `(i) -> (1, i)`: gcd 0) and even and
+  // odd cells (`(i) -> (2*i)` and `(i) -> (2*i+1)`: gcd 2). Dimensions of size 1
+  // only take index 0 and do not count.
   auto disjoint = [&](const hl::Access &x, const hl::Access &y) {
     for (size_t k = 0; k < x.dims.size() && k < y.dims.size(); ++k) {
-      bool constants = true;
-      for (size_t d = 0; d < outSizes.size(); ++d)
-        for (const auto *ix : {&x.dims[k], &y.dims[k]})
-          constants = constants && d < ix->coeffs.size() && ix->coeffs[d].constantValue() == std::optional<int64_t>(0);
+      int64_t divisor = 0;
+      bool constantCoefficients = true;
+      for (size_t d = 0; d < outSizes.size() && constantCoefficients; ++d) {
+        if (outSizes[d] == SizePoly::constant(1)) continue;
+        for (const auto *ix : {&x.dims[k], &y.dims[k]}) {
+          const auto c = d < ix->coeffs.size() ? ix->coeffs[d].constantValue() : std::optional<int64_t>(0);
+          if (!c) constantCoefficients = false;
+          else divisor = std::gcd(divisor, *c < 0 ? -*c : *c);
+        }
+      }
       const auto ox = x.dims[k].offset.constantValue(), oy = y.dims[k].offset.constantValue();
-      if (constants && ox && oy && *ox != *oy) return true;
+      if (!constantCoefficients || !ox || !oy) continue;
+      const int64_t difference = *oy - *ox;
+      if (divisor == 0 ? difference != 0 : difference % divisor != 0) return true;
     }
     return false;
   };
