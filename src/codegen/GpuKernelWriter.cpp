@@ -388,6 +388,16 @@ private:
     return s;
   }
 
+  /// A loop over the first e1_<d> cells of the work-item tile along d. Its trip
+  /// count is the tile's (a constant, the same in every work-item) and a guard
+  /// skips the cells past e1_<d>: PoCL 3.1 ran a loop whose trip count differed
+  /// between the work-items of a group (a remainder tile) with another
+  /// work-item's count, reading past the tile (a sum over 17 × 5 split 16 + 1
+  /// over two work-items read 16 rows in the second: garbage, NaN).
+  void openWorkItemLoop(size_t d) {
+    open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{}) if (j{} < {})", d, d, G.wiTile[d], d, d, e1(d)));
+  }
+
   /// Element loops over the work-item tile: constant trip counts for full tiles.
   void elementLoops(bool constant, const std::string &id) {
     std::vector<std::string> j(D), x(D);
@@ -397,7 +407,8 @@ private:
     }
     for (size_t k = 0; k < D; ++k) {
       size_t d = size_t(G.wiOrder[k]);
-      open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, constant ? fmt::format("INT64_C({})", G.wiTile[d]) : e1(d), d));
+      if (constant) open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, G.wiTile[d], d));
+      else openWorkItemLoop(d);
     }
     std::string v = applyF(x);
     std::string slot = fmt::format("mdh_acc[{}]", accIndex(j));
@@ -431,7 +442,7 @@ private:
       j[d] = fmt::format("j{}", d);
       c[d] = fmt::format("({} + j{})", b1(d), d);
       w[d] = fmt::format("({} - {} + j{})", b1(d), b0(d), d);
-      open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e1(d), d));
+      openWorkItemLoop(d);
       ++opened;
     }
     std::string wcell = "0";
