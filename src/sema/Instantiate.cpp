@@ -604,10 +604,21 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       while (nIdx < fn->params.size() && fn->params[nIdx].type.kind == ast::TypeRef::Kind::Named &&
              fn->params[nIdx].type.name.name == "idx")
         ++nIdx;
-      if (nIdx > 0 && nIdx != D && fn->params.size() == D + nIn) nIdx = D;
+      // Some but not all of the D index parameters typed `idx` (docs/language.md §8.5):
+      // the others would silently receive indices (or the indices shift the inputs).
+      const bool partialIndices = nIdx > 0 && nIdx < D && fn->params.size() == D + nIn;
       prog->usesIndices = nIdx == D && D > 0 && fn->params.size() == D + nIn;
       size_t offset = prog->usesIndices ? D : 0;
-      if (fn->params.size() != nIn + offset) {
+      if (partialIndices) {
+        const auto &p = fn->params[nIdx];
+        error("E0629", p.name.range,
+              fmt::format("parameter `{}` of `{}` receives MDA index {} of {}, but only the first {} parameter{} "
+                          "{} typed `idx`",
+                          p.name.name, fn->name.name, nIdx + 1, D, nIdx, nIdx == 1 ? "" : "s", nIdx == 1 ? "is" : "are"),
+              fmt::format("declare all {} leading parameters `idx` (one per dimension of md_hom), or none", D));
+        note(fr.range, "used here");
+        ok = false;
+      } else if (fn->params.size() != nIn + offset) {
         error("E0629", fr.range,
               fmt::format("scalar function `{}` takes {} parameter{}, but the input view has {} access{}{}", fn->name.name,
                           fn->params.size(), fn->params.size() == 1 ? "" : "s", nIn, nIn == 1 ? "" : "es",
