@@ -8,6 +8,7 @@
 
 #include "codegen/GpuKernelWriter.h"
 #include "codegen/ScalarC.h"
+#include "codegen/SizeGuard.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -170,6 +171,7 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   const std::string &n = u.name;
   std::string o = fmt::format("\n// ---- {} ----\n// Configuration: {}\n", n, ll::toJson(u.lowered->config).dump());
   o += fmt::format("extern \"C\" int {}_cl({}) {{\n", n, signatureParams(p, true));
+  o += runTimeSizeGuard(p, "OpenCL", n, "return CL_INVALID_VALUE;");
   o += k.hostSizes;
   o += "  cl_program mdh_prog = nullptr;\n  cl_int st = mdh_cl_program(mdh_queue, &mdh_prog);\n  if (st != CL_SUCCESS) return st;\n";
   o += "  cl_context mdh_ctx = nullptr;\n  st = clGetCommandQueueInfo(mdh_queue, CL_QUEUE_CONTEXT, sizeof mdh_ctx, &mdh_ctx, nullptr);\n";
@@ -193,6 +195,7 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   o += "  clReleaseMemObject(mdh_tmp);\n  clReleaseMemObject(mdh_sums);\n  return st;\n}\n\n";
   // Host-pointer entry.
   o += fmt::format("extern \"C\" int {}({}) {{\n", n, signatureParams(p, false));
+  o += runTimeSizeGuard(p, "OpenCL", n, "return CL_INVALID_VALUE;");
   o += "  cl_command_queue q = nullptr;\n  cl_int st = mdh_cl_default_queue(&q);\n";
   o += fmt::format("  if (st != CL_SUCCESS) {{ std::fprintf(stderr, \"mdh (OpenCL): {}: %s (status %d)\\n\", mdh_cl_status(st), int(st)); return st; }}\n", n);
   o += "  cl_context ctx = nullptr;\n  clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr);\n";
@@ -237,7 +240,8 @@ std::string header(const std::vector<GpuUnit> &batch) {
 //  * <name>(sizes..., inputs..., outputs...): host pointers, dense row-major
 //    buffers; copies to the default OpenCL device (MDH_OPENCL_DEVICE=p:d, else
 //    the first GPU, else the first device), runs, copies the outputs back.
-//    Returns 0 or an OpenCL status (-1001: no platform), with the reason on stderr.
+//    Returns 0 or an OpenCL status (-1001: no platform), with the reason on stderr;
+//    CL_INVALID_VALUE, computing nothing, for a run-time size below 1.
 //  * <name>_cl(queue, sizes..., cl_mem inputs..., cl_mem outputs...): enqueues on
 //    the queue (in order) and returns the status; the caller synchronises.
 //  * Records and tuples use the C layout with natural alignment (NumPy align=True);

@@ -22,6 +22,7 @@
 
 #include "codegen/CNames.h"
 #include "codegen/ScalarC.h"
+#include "codegen/SizeGuard.h"
 #include "codegen/VectorC.h"
 #include "hl/ResultRange.h"
 
@@ -67,6 +68,7 @@ public:
     if (!scanVectorOp().empty()) k.common += vectorScanHelpers();
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += signature() + " {\n";
+    out += runTimeSizeGuard(P, "OpenMP", name, "return;");
     body();
     out += "}\n\n";
     out += genericEntry();
@@ -101,6 +103,7 @@ private:
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -136,6 +139,14 @@ template <class T> struct mdh_array {{
     return fmt::format("extern \"C\" void {}({})", name, fmt::join(params, ", "));
   }
 
+  /// The generic entry's status: 1 when a run-time size was below 1 (the entry
+  /// printed why and computed nothing), else 0.
+  std::string statusOfSizes() const {
+    std::vector<std::string> below;
+    for (size_t i = 0; i < P.dynamicSizes.size(); ++i) below.push_back(fmt::format("sizes[{}] < 1", i));
+    return below.empty() ? "0" : fmt::format("({}) ? 1 : 0", fmt::join(below, " || "));
+  }
+
   std::string genericEntry() const {
     std::vector<std::string> args;
     for (size_t i = 0; i < P.dynamicSizes.size(); ++i) args.push_back(fmt::format("sizes[{}]", i));
@@ -143,8 +154,8 @@ template <class T> struct mdh_array {{
     for (const auto &b : P.inputs) args.push_back(fmt::format("static_cast<const {} *>(buffers[{}])", cType(b.elem), k++));
     for (const auto &b : P.outputs) args.push_back(fmt::format("static_cast<{} *>(buffers[{}])", cType(b.elem), k++));
     return fmt::format("// Generic entry: dynamic sizes in declaration order; buffers: inputs then outputs.\n"
-                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  (void)sizes;\n  {}({});\n  return 0;\n}}\n",
-                       name, name, fmt::join(args, ", "));
+                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  (void)sizes;\n  {}({});\n  return {};\n}}\n",
+                       name, name, fmt::join(args, ", "), statusOfSizes());
   }
 
   // ---- buffers -----------------------------------------------------------------------------------
@@ -2207,6 +2218,8 @@ static inline void mdh_stream_fence() {
 //    between calls, and the same configuration and thread count give
 //    bitwise-identical results run after run.
 //  * Output cells that no output-view access writes are left untouched.
+//  * Run-time sizes must be at least 1: given a smaller one, the entry prints
+//    why on stderr and computes nothing (<name>_run returns 1; else 0).
 //  * Integer division by zero yields 0 (docs/language.md §14).
 //  * Built with: {4}
 //  * Configuration: {5}

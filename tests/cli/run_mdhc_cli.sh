@@ -9,7 +9,8 @@
 # a malformed command line exits 2, in mdhc and mdh-difftest alike;
 # `-I DIR` may come before the file in all three tools; mdh-difftest takes
 # run-time sizes with --set like `mdhc run` and `mdhi run`; `mdhc run -q`
-# prints no results, like `mdhi run -q`.
+# prints no results, like `mdhi run -q`; generated entries (OpenMP, OpenCL)
+# given a run-time size below 1 say so, compute nothing and return a failure.
 set -u
 mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -65,5 +66,29 @@ grep -q "\`M\` is neither a meta-parameter nor a run-time size of \`copy_dyn\`" 
 for run in "$mdhc run" "$mdhi run"; do
   $run -q -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3 > "$tmp/out" 2>&1 || fail "$run -q"
   [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "$run -q printed something"; }
+done
+# A run-time size below 1 passed to generated code: a message, a failure status, the output unchanged.
+cat > "$tmp/user.cpp" <<'CPP'
+#include "dot_i64_dyn.h"
+#include <cstdio>
+int main() {
+  int64_t a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, c = -7;
+  int64_t zero[1] = {0}, three[1] = {3};
+  void *bufs[3] = {a, b, &c};
+  const int rcZero = dot_i64_dyn_run(zero, bufs);
+  const int64_t afterZero = c;
+  const int rcThree = dot_i64_dyn_run(three, bufs);
+  std::printf("zero %d %lld three %d %lld\n", rcZero != 0, (long long)afterZero, rcThree, (long long)c);
+}
+CPP
+examples=$dir/../../examples
+for backend in openmp opencl; do
+  $mdhc compile "$examples/dot.mdh" --entry dot_i64_dyn --backend $backend -q -o "$tmp/$backend" 2> "$tmp/err" || { cat "$tmp/err"; fail "compile dot_i64_dyn ($backend)"; }
+  libs=-fopenmp; [ $backend = opencl ] && libs=-lOpenCL
+  c++ -std=c++17 -O1 -w -I"$tmp/$backend" "$tmp/user.cpp" "$tmp/$backend/dot_i64_dyn.cpp" $libs -o "$tmp/user_$backend" 2> "$tmp/err" ||
+    { cat "$tmp/err"; fail "user program against dot_i64_dyn ($backend)"; }
+  "$tmp/user_$backend" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "user program ($backend) crashed"; }
+  grep -q "^zero 1 -7 three 0 32$" "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "size 0 not refused or output changed ($backend)"; }
+  grep -q "dot_i64_dyn: run-time size K = 0 is below 1" "$tmp/err" || { cat "$tmp/err"; fail "no message for size 0 ($backend)"; }
 done
 echo "1 passed, 0 failed"
