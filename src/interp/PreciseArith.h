@@ -26,6 +26,7 @@
 
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -192,9 +193,9 @@ struct PreciseArith {
     case hl::Builtin::Sqrt: return through(mp::sqrt(x.value), 0.5);
     case hl::Builtin::Exp: return through(mp::exp(x.value), std::fabs(xv));
     case hl::Builtin::Exp2: return through(mp::pow(Real(2), x.value), std::fabs(xv * std::log(2.0)));
-    case hl::Builtin::Log: return through(mp::log(x.value), 1 / std::fabs(std::log(xv)));
-    case hl::Builtin::Log2: return through(mp::log(x.value) / mp::log(Real(2)), 1 / std::fabs(std::log(xv)));
-    case hl::Builtin::Log10: return through(mp::log10(x.value), 1 / std::fabs(std::log(xv)));
+    case hl::Builtin::Log: return throughLog(mp::log(x.value), 1.0, x, allowance);
+    case hl::Builtin::Log2: return throughLog(mp::log(x.value) / mp::log(Real(2)), 1 / std::log(2.0), x, allowance);
+    case hl::Builtin::Log10: return throughLog(mp::log10(x.value), 1 / std::log(10.0), x, allowance);
     case hl::Builtin::Sin: return through(mp::sin(x.value), std::fabs(xv * std::cos(xv) / std::sin(xv)));
     case hl::Builtin::Cos: return through(mp::cos(x.value), std::fabs(xv * std::sin(xv) / std::cos(xv)));
     case hl::Builtin::Tan: return through(mp::tan(x.value), std::fabs(xv / (std::sin(xv) * std::cos(xv))));
@@ -267,6 +268,20 @@ struct PreciseArith {
   }
 
   /// First-order relative error of a value: budget·mag/|value| (0 for an exact value).
+  /// A logarithm log_b(x): an argument with relative error δ moves the result
+  /// by about δ/ln(b) in absolute terms, which no bound relative to the result
+  /// can express where the result is 0 (x = 1: the relative condition number
+  /// 1/|ln x| is infinite, and the bound was). So the result's Σ|terms| is at
+  /// least 1/ln(b), which keeps the bound γ(budget)·mag finite: about
+  /// δ/ln(b) + allowance·|log_b x|, the old bound wherever |log_b x| ≥ 1/ln(b).
+  static Value throughLog(const Real &result, double perRelativeError, const Value &x, double allowance) {
+    Value r = exact(result);
+    const double magnitude = r.mag;
+    r.mag = std::max(magnitude, perRelativeError);
+    r.budget = (perRelativeError * relativeError(x) + allowance * magnitude) / r.mag;
+    return r;
+  }
+
   static double relativeError(const Value &v) {
     if (v.budget == 0) return 0;
     double av = std::fabs(v.value.convert_to<double>());

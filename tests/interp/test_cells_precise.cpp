@@ -159,3 +159,35 @@ TEST_CASE("precise mode: integers are exact, math functions get their allowance"
   CHECK(r[0].leaves[1].accepts(double(0.1f) + double(0.3f) + double(0.7f)));
   CHECK(r[0].terms == 6);
 }
+
+TEST_CASE("precise mode: a logarithm whose result is 0 gets a finite bound") {
+  // log(x + 1) at x = 0 is exactly 0; its bound was infinite (relative
+  // condition number 1/|ln 1|), so every value passed the check.
+  auto lg = source("fn lg(x: f64) -> f64 = log(x + 1.0);\n"
+                   "mdh m = out_view<f64>( O: (i) -> (i) ) o md_hom<3>( lg, (++) ) o inp_view<f64>( X: (i) -> (i) );\n",
+                   "m");
+  auto X = buffer<double>(prim(K::F64), {3}, {0.0, 1e-3, 5.0});
+  auto native = values<double>(interp::evaluate(*lg, {{"X", X}}).outputs.at("O"));
+  auto ref = interp::evaluatePrecise(*lg, {{"X", X}});
+  REQUIRE(ref.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    INFO("cell " << i);
+    CHECK(std::isfinite(ref[i].leaves[0].errorBound));
+    CHECK(ref[i].leaves[0].accepts(native[i]));
+  }
+  CHECK(ref[0].leaves[0].errorBound < 1e-15);
+  CHECK_FALSE(ref[0].leaves[0].accepts(1e-10));
+  CHECK(ref[2].leaves[0].errorBound < 1e-14); // away from x = 1 as tight as before: about (u + 3 ulps)·|log 6|
+
+  auto lg2 = source("fn lg2(x: f32) -> f32 = log2(x + 1.0);\n"
+                    "mdh m2 = out_view<f32>( O: (i) -> (i) ) o md_hom<2>( lg2, (++) ) o inp_view<f32>( X: (i) -> (i) );\n",
+                    "m2");
+  auto Y = buffer<float>(prim(K::F32), {2}, {0.0f, 3.0f});
+  auto native2 = values<float>(interp::evaluate(*lg2, {{"X", Y}}).outputs.at("O"));
+  auto ref2 = interp::evaluatePrecise(*lg2, {{"X", Y}});
+  REQUIRE(ref2.size() == 2);
+  CHECK(std::isfinite(ref2[0].leaves[0].errorBound));
+  CHECK(ref2[0].leaves[0].accepts(native2[0]));
+  CHECK(ref2[1].leaves[0].accepts(native2[1]));
+  CHECK_FALSE(ref2[0].leaves[0].accepts(1e-3));
+}
