@@ -163,16 +163,21 @@ static std::string printIndexFn(const IndexFn &f) {
   return fmt::format("({}) -> ({})", fmt::join(p, ", "), fmt::join(r, ", "));
 }
 
-static std::string printBuffer(const BufferView &b) {
+/// `name[shape]: ` of a buffer view.
+static std::string printBufferHead(const BufferView &b) {
   std::string s = b.name.name;
   if (b.hasShape) {
     std::vector<std::string> d;
     for (const auto &x : b.shape) d.push_back(x ? printSize(*x) : "?");
     s += fmt::format("[{}]", fmt::join(d, ", "));
   }
+  return s + ": ";
+}
+
+static std::string printBuffer(const BufferView &b, const std::string &accessSep = ", ") {
   std::vector<std::string> a;
   for (const auto &x : b.accesses) a.push_back(printIndexFn(x));
-  return fmt::format("{}: {}", s, fmt::join(a, ", "));
+  return printBufferHead(b) + fmt::format("{}", fmt::join(a, accessSep));
 }
 
 static std::string printStageWith(const Stage &s, const std::string &sep, const std::string &open, const std::string &close) {
@@ -188,7 +193,9 @@ static std::string printStageWith(const Stage &s, const std::string &sep, const 
     std::vector<std::string> ops;
     for (const auto &o : s.ops) ops.push_back(printCombineOp(o));
     std::string f = s.fn.isSymbol ? s.fn.symbol : s.fn.name.name + printMetaArgs(s.fn.hasMetaArgs, s.fn.metaArgs);
-    return fmt::format("md_hom{}({}, ({}))", printMetaArgs(s.hasMetaArgs, s.metaArgs), f, fmt::join(ops, ", "));
+    // The formatter's spaced form, `md_hom<N>( f, (++) )`, goes with spaced views.
+    const std::string pad = open == " " ? " " : "";
+    return fmt::format("md_hom{}({}{}, ({}){})", printMetaArgs(s.hasMetaArgs, s.metaArgs), pad, f, fmt::join(ops, ", "), pad);
   }
   case Stage::Kind::Ref: return s.name.name + printMetaArgs(s.hasMetaArgs, s.metaArgs);
   case Stage::Kind::Error: return "<error>";
@@ -285,11 +292,42 @@ private:
     return true;
   }
 
-  std::string metaParams(const Decl &d) {
+  /// `open item, item, ... close` starting at `column`: on one line when it fits
+  /// (with `reserve` more characters after it), else filled greedily, the
+  /// continuation lines aligned after `open`.
+  std::string wrapList(size_t column, const std::string &open, const std::vector<std::string> &items,
+                       const std::string &close, size_t reserve = 0) const {
+    std::string flat = fmt::format("{}{}{}", open, fmt::join(items, ", "), close);
+    if (column + flat.size() + reserve <= o.lineWidth || items.size() < 2) return flat;
+    const size_t indent = column + open.size();
+    std::string text = open;
+    size_t at = indent;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string piece = items[i] + (i + 1 < items.size() ? "," : close);
+      if (i > 0 && at + 1 + piece.size() > o.lineWidth) {
+        text += "\n" + std::string(indent, ' ');
+        at = indent;
+      } else if (i > 0) {
+        text += " ";
+        ++at;
+      }
+      text += piece;
+      at += piece.size();
+    }
+    return text;
+  }
+
+  std::string metaParams(const Decl &d, size_t column = 0, size_t reserve = 0) {
     if (!d.hasMetaParams) return "";
     std::vector<std::string> p;
     for (const auto &x : d.metaParams) p.push_back(fmt::format("{}: {}", x.name.name, x.kind.name));
-    return fmt::format("<{}>", fmt::join(p, ", "));
+    return wrapList(column, "<", p, ">", reserve);
+  }
+
+  /// Characters after the last newline of `text` (or all of it).
+  static size_t lastLineLength(const std::string &text) {
+    const size_t nl = text.rfind('\n');
+    return nl == std::string::npos ? text.size() : text.size() - nl - 1;
   }
 
   void decl(const Decl &d) {
@@ -316,13 +354,17 @@ private:
     }
     case Decl::Kind::View: {
       const auto &v = *d.as<ViewDecl>();
-      std::string head = fmt::format("view {}{} = ", v.name.name, metaParams(v));
-      out += head + stage(v.stage, 1, head.size()) + ";";
+      std::string head = fmt::format("view {}{} =", v.name.name, metaParams(v, 5 + v.name.name.size(), 2));
+      std::string flat = stage(v.stage, 1, lastLineLength(head) + 1);
+      // A view that does not fit after its head starts on the next line.
+      if (flat.find('\n') != std::string::npos) flat = "\n" + pad(2) + stage(v.stage, 2, size_t(2 * o.indent));
+      else flat = " " + flat;
+      out += head + flat + ";";
       break;
     }
     case Decl::Kind::Mdh: {
       const auto &md = *d.as<MdhDecl>();
-      std::string head = fmt::format("mdh {}{} =", md.name.name, metaParams(md));
+      std::string head = fmt::format("mdh {}{} =", md.name.name, metaParams(md, 4 + md.name.name.size(), 2));
       if (md.stages.size() == 1) {
         out += head + " " + stage(md.stages[0], 1, head.size() + 1) + ";";
         break;
@@ -344,10 +386,27 @@ private:
   }
 
   std::string stage(const Stage &s, int level, size_t column) {
-    std::string flat = printStage(s);
-    if (column + flat.size() <= o.lineWidth || s.buffers.size() < 2) return flat;
-    std::string p = "\n" + pad(level + 1);
-    return printStageWith(s, "," + p, p, "");
+    // Spaces inside the parentheses, as in the paper and docs/language.md:
+    // `out_view<T>( w: (i, k) -> (i) )`, `md_hom<I, K>( mul, (++, pw(add)) )`.
+    std::string flat = printStageWith(s, ", ", " ", " ");
+    if (column + flat.size() <= o.lineWidth || s.kind == Stage::Kind::Ref) return flat;
+    if (s.kind == Stage::Kind::MdHom) {
+      const size_t comma = flat.find(", ("); // after f, before the combine operators
+      if (comma == std::string::npos) return flat;
+      const size_t open = flat.find('(') + 2;
+      return flat.substr(0, comma + 1) + "\n" + std::string(column + open, ' ') + flat.substr(comma + 2);
+    }
+    // Too long: one buffer per line, or one access per line for a single
+    // buffer, aligned under the first (the layout of examples/).
+    const std::string open = flat.substr(0, flat.find('(') + 2);
+    const std::string align = "\n" + std::string(column + open.size(), ' ');
+    std::vector<std::string> items;
+    if (s.buffers.size() == 1) {
+      const std::string head = printBufferHead(s.buffers[0]);
+      return open + printBuffer(s.buffers[0], "," + align + std::string(head.size(), ' ')) + " )";
+    }
+    for (const auto &b : s.buffers) items.push_back(printBuffer(b));
+    return open + fmt::format("{}", fmt::join(items, "," + align)) + " )";
   }
 
   void fn(const FnDecl &f) {
@@ -360,10 +419,14 @@ private:
     }
     std::vector<std::string> params;
     for (const auto &p : f.params) params.push_back(fmt::format("{}: {}", p.name.name, printType(p.type)));
-    out += fmt::format("fn {}{}({})", f.name.name, metaParams(f), fmt::join(params, ", "));
-    if (f.result) out += " -> " + printType(*f.result);
+    const std::string result = f.result ? " -> " + printType(*f.result) : "";
+    std::string head = "fn " + f.name.name + metaParams(f, 3 + f.name.name.size());
+    head += wrapList(lastLineLength(out) + lastLineLength(head), "(", params, ")", result.size() + 2);
+    out += head + result;
     if (f.exprBody && f.body.size() == 1 && f.body[0]->value) {
-      out += " = " + printExpr(*f.body[0]->value) + ";";
+      const std::string body = printExpr(*f.body[0]->value) + ";";
+      const size_t column = out.size() - (out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
+      out += column + 3 + body.size() <= o.lineWidth ? " = " + body : " =\n" + pad(2) + body;
       return;
     }
     out += " {\n";
