@@ -2,6 +2,7 @@
 // reference interpreter, on a given program or on randomly generated ones.
 // A thin front end on src/testing.
 #include "driver/CliSupport.h"
+#include "support/CliChecks.h"
 #include "driver/Compilation.h"
 #include "testing/DiffTest.h"
 #include "testing/ProgramGenerator.h"
@@ -28,15 +29,15 @@ int main(int argc, char **argv) {
   app.add_option("-e,--entry", entry, "mdh to instantiate");
   app.add_option("-s,--set", sets, "meta-parameter values and run-time sizes, e.g. T=i32,N=17")->allow_extra_args(false);
   app.add_option("-I,--include", includes, "import search directory")->allow_extra_args(false);
-  app.add_option("--generate", generate, "test N randomly generated programs");
-  app.add_option("--configs", configs, "random configurations per program (plus the default)");
+  app.add_option("--generate", generate, "test N randomly generated programs")->check(atLeast(0));
+  app.add_option("--configs", configs, "random configurations per program (plus the default)")->check(atLeast(0));
   app.add_option("--config", extraConfigs,
                  "a configuration to test besides the random ones: a JSON file or JSON text (partial ones completed by the default); repeatable")
       ->allow_extra_args(false);
-  app.add_option("--seed", seed, "seed of inputs, configurations and generated programs");
+  app.add_option("--seed", seed, "seed of inputs, configurations and generated programs")->check(atLeast(0));
   app.add_option("--float-tolerance", tol, "relative tolerance for float results (0: bit-exact)");
   app.add_option("--timeout", timeout, "seconds one OpenMP kernel run may take (it runs in a child process; past this, a mismatch)")
-      ->check(CLI::PositiveNumber);
+      ->check(atLeast(1));
   app.add_option("--opt", opt, "optimisation flags for the generated code");
   app.add_option("--keep", keep, "keep the generated source in this directory");
   app.add_flag("-v,--verbose", verbose, "print every configuration");

@@ -1,6 +1,7 @@
 // mdhc — the MDH compiler driver: check, format, print each pipeline stage.
 // A thin front end: all logic lives in libmdh.
 #include "ast/Printer.h"
+#include "support/CliChecks.h"
 #include "driver/CliSupport.h"
 #include "driver/Compilation.h"
 #include "codegen/CNames.h"
@@ -584,8 +585,9 @@ int main(int argc, char **argv) {
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
   compileCmd->add_flag("--tune", tuneCli.compileTune, "use the best tuned configuration (tuning first while the budget lasts; --config pins)");
-  compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)");
-  compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)");
+  compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)")->check(atLeast(0));
+  compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)")
+      ->check(atLeast(0));
   compileCmd->add_option("--tune-db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   app.add_option("--config", configPath, "low-level configuration for --emit=ll|code: a JSON file or JSON text");
   app.add_option("--threads", threads, "thread count for --emit=ll|code");
@@ -601,7 +603,7 @@ int main(int argc, char **argv) {
   runCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
   runCmd->add_option("--in", ins, "input buffer data BUF=FILE.npy (random data otherwise)")->allow_extra_args(false);
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
-  runCmd->add_option("--seed", seed, "seed of random inputs");
+  runCmd->add_option("--seed", seed, "seed of random inputs")->check(atLeast(0));
   runCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
   bool allowUndefined = false;
   runCmd->add_flag("--allow-undefined", allowUndefined,
@@ -615,19 +617,22 @@ int main(int argc, char **argv) {
   addCommon(tuneCmd, tuneOpts);
   tuneCmd->add_option("-e,--entry", entry, "the mdh declaration to tune")->required();
   tuneCmd->add_option("-s,--set", sets, "meta-parameter values (all sizes concrete)")->allow_extra_args(false);
-  tuneCmd->add_option("--evaluations", tuneCli.opts.evaluations, "new candidates to measure (default 64; resumed ones do not count)");
-  tuneCmd->add_option("--seconds", tuneCli.opts.seconds, "wall-time budget in seconds (default 600)");
-  tuneCmd->add_option("--plateau", tuneCli.opts.plateau, "stop after N evaluations without a 1% improvement (default: never)");
+  tuneCmd->add_option("--evaluations", tuneCli.opts.evaluations, "new candidates to measure (default 64; resumed ones do not count)")
+      ->check(atLeast(0));
+  tuneCmd->add_option("--seconds", tuneCli.opts.seconds, "wall-time budget in seconds (default 600)")->check(atLeast(0));
+  tuneCmd->add_option("--plateau", tuneCli.opts.plateau, "stop after N evaluations without a 1% improvement (default: never)")
+      ->check(atLeast(0));
   tuneCmd->add_option("--technique", tuneCli.opts.technique, "auc (bandit over the others, default) | random | annealing | pattern")
       ->check(CLI::IsMember({"auc", "random", "annealing", "pattern"}));
-  tuneCmd->add_option("--seed", tuneCli.opts.seed, "seed of the search and of the input data");
+  tuneCmd->add_option("--seed", tuneCli.opts.seed, "seed of the search and of the input data")->check(atLeast(0));
   tuneCmd->add_option("--threads", threads, "pin the thread count (0: searched)");
   tuneCmd->add_option("--pin", tuneCli.pinPath, "partial configuration whose fields stay fixed: a JSON file or JSON text");
   tuneCmd->add_option("--db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   tuneCmd->add_option("--report", tuneCli.reportDir, "write tuning.csv and convergence.svg into DIR");
   tuneCmd->add_flag("--show", tuneCli.show, "print what the tuning database holds for this instantiation, tune nothing");
-  tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)");
-  tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)");
+  tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)")->check(atLeast(1));
+  tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)")
+      ->check(atLeast(1));
   tuneCmd->add_option("--confirm", tuneCli.opts.confirm,
                       "re-time the N fastest candidates and the default side by side at the end; the ranking of those rounds "
                       "picks the result (default 4; 0: the single fastest measurement wins)")

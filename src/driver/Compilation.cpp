@@ -54,8 +54,11 @@ bool Compilation::readFile(const std::string &path, std::string &text) {
 const ast::Module *Compilation::addFile(const std::string &path) {
   std::string text;
   if (!readFile(path, text)) {
-    diags_.error("E0102", {}, fmt::format("cannot read `{}`: {}", path, std::strerror(errno ? errno : ENOENT)),
-                 "check the path and the file's permissions");
+    std::error_code ec;
+    const bool directory = fs::is_directory(path, ec);
+    diags_.error("E0102", {},
+                 fmt::format("cannot read `{}`: {}", path, directory ? "it is a directory" : std::strerror(errno ? errno : ENOENT)),
+                 directory ? "give an .mdh file" : "check the path and the file's permissions");
     return nullptr;
   }
   return load(path, std::move(text));

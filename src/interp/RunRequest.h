@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include "support/CliChecks.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -34,7 +36,7 @@ inline void addRunOptions(CLI::App &app, RunRequest &r) {
   app.add_option("--in", r.inputs, "input buffer data (NumPy .npy); inputs without a file get random data")
       ->type_name("BUF=FILE")->allow_extra_args(false);
   app.add_option("--out", r.outputs, "write an output buffer (NumPy .npy, written atomically)")->type_name("BUF=FILE")->allow_extra_args(false);
-  app.add_option("--seed", r.seed, "seed of the random inputs (default 1)")->type_name("N");
+  app.add_option("--seed", r.seed, "seed of the random inputs (default 1)")->type_name("N")->check(atLeast(0));
   app.add_flag("--allow-undefined", r.allowUndefined,
                "allow output cells no index function writes (⊥); --out then also writes BUF.defined.npy");
   app.add_flag("--trap-overflow", r.trapOverflow, "report the first integer overflow as an error instead of wrapping");
@@ -43,7 +45,9 @@ inline void addRunOptions(CLI::App &app, RunRequest &r) {
   app.add_option("--cells", r.cells, "evaluate only these output cells, e.g. 'C[0,0];C[5,7]'")->type_name("CELLS");
   app.add_flag("--stats", r.stats, "print the number of scalar-function applications and the time taken");
   app.add_flag("-q,--quiet", r.quiet, "do not print the results");
-  app.add_option("--print-limit", r.printLimit, "print buffers with at most this many cells (default 400)")->type_name("N");
+  app.add_option("--print-limit", r.printLimit, "print buffers with at most this many cells (default 400)")
+      ->type_name("N")
+      ->check(atLeast(0));
 }
 
 } // namespace mdh::interp

@@ -273,6 +273,11 @@ bool Session::runChecked(const RunRequest &r) {
       error(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, hl::quotedNames(prog->outputs)));
       return false;
     }
+    for (const auto &[seen, seenFile] : outputs)
+      if (seen == name) {
+        error(fmt::format("output buffer `{}` is given twice (`{}` and `{}`); give each buffer once", name, seenFile, file));
+        return false;
+      }
     outputs.push_back({name, file});
   }
   if (!outputs.empty() && !r.cells.empty()) {

@@ -92,10 +92,19 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     // The summary line keeps the first tuner's format (scripts grep `^tune: best`).
     fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
                r.baseline.seconds * 1e3, r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0, r.history.size(), r.failed);
-    if (r.confirmedBaseline)
-      fmt::print(stderr, "tune: re-timed side by side ({} candidates): best {:.3f} ms, default {:.3f} ms ({:.2f}x)\n",
-                 r.confirmedCandidates, r.best.seconds * 1e3, r.confirmedBaseline->seconds * 1e3,
-                 r.best.seconds > 0 ? r.confirmedBaseline->seconds / r.best.seconds : 0.0);
+    if (r.confirmedBaseline) {
+      // The confirmation may keep the default although a candidate timed a
+      // little faster (a lead inside the noise) or when none was faster.
+      const bool keptDefault = ll::toJson(r.best.config).dump() == ll::toJson(r.baseline.config).dump();
+      if (keptDefault)
+        fmt::print(stderr, "tune: re-timed side by side ({} candidates): the default is kept, {:.3f} ms (no candidate beat it "
+                           "by more than the noise)\n",
+                   r.confirmedCandidates, r.confirmedBaseline->seconds * 1e3);
+      else
+        fmt::print(stderr, "tune: re-timed side by side ({} candidates): best {:.3f} ms, default {:.3f} ms ({:.2f}x)\n",
+                   r.confirmedCandidates, r.best.seconds * 1e3, r.confirmedBaseline->seconds * 1e3,
+                   r.best.seconds > 0 ? r.confirmedBaseline->seconds / r.best.seconds : 0.0);
+    }
     fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed from {}\n", stopName(r.stop),
                r.history.size(), r.failed, r.resumed, db.path());
     if (!best) {

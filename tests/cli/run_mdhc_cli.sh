@@ -10,7 +10,9 @@
 # `-I DIR` may come before the file in all three tools; mdh-difftest takes
 # run-time sizes with --set like `mdhc run` and `mdhi run`; `mdhc run -q`
 # prints no results, like `mdhi run -q`; generated entries (OpenMP, OpenCL)
-# given a run-time size below 1 say so, compute nothing and return a failure.
+# given a run-time size below 1 say so, compute nothing and return a failure;
+# negative counts, seeds and budgets are refused with the option's name; a
+# directory given as the program says so; mdhi refuses an output given twice.
 set -u
 mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -91,4 +93,21 @@ for backend in openmp opencl; do
   grep -q "^zero 1 -7 three 0 32$" "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "size 0 not refused or output changed ($backend)"; }
   grep -q "dot_i64_dyn: run-time size K = 0 is below 1" "$tmp/err" || { cat "$tmp/err"; fail "no message for size 0 ($backend)"; }
 done
+# Negative numbers where only counts make sense: exit 2 and the option named.
+for cmd in "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
+           "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --print-limit -3" \
+           "$mdhc run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --seconds -1" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --evaluations -4" \
+           "$difftest --generate 1 --configs -2"; do
+  $cmd > "$tmp/out" 2>&1; rc=$?
+  [ $rc = 2 ] || { cat "$tmp/out"; fail "'$cmd' exited $rc, not 2"; }
+  grep -q "^--[a-z-]*: must be at least [01], not -[0-9]" "$tmp/out" || { cat "$tmp/out"; fail "no range message for '$cmd'"; }
+done
+$mdhc check "$dir" 2> "$tmp/err" && fail "a directory was checked as a program"
+grep -q "cannot read \`$dir\`: it is a directory" "$tmp/err" || { cat "$tmp/err"; fail "no directory message"; }
+$mdhi run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out O="$tmp/a.npy" --out O="$tmp/b.npy" 2> "$tmp/err" &&
+  fail "mdhi accepted an output given twice"
+grep -q "output buffer \`O\` is given twice" "$tmp/err" || { cat "$tmp/err"; fail "no message for an output given twice"; }
+[ ! -e "$tmp/a.npy" ] && [ ! -e "$tmp/b.npy" ] || fail "an output was written despite the error"
 echo "1 passed, 0 failed"
