@@ -112,7 +112,9 @@ std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, 
           error("E0502", r.range, fmt::format("built-in operator `{}` is not defined on `{}`", n, t.str()),
                 t.kind == Type::Kind::Record
                     ? fmt::format("declare a function `fn op(a: {0}, b: {0}) -> {0}` and use `pw(op)`", t.str())
-                    : "");
+                    : fmt::format("docs/language.md §9.2 lists the types each built-in operator takes; for `{0}` declare "
+                                  "`fn op(a: {0}, b: {0}) -> {0}` and use `pw(op)`",
+                                  t.str()));
         return std::nullopt;
       }
     }
@@ -548,7 +550,8 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       error("E0502", fr.range, fmt::format("built-in operator `{}` is not defined on `{}`", sym, inTypes[0].str()),
             inTypes[0].kind == Type::Kind::Record
                 ? fmt::format("declare a function `fn f(a: {0}, b: {0}) -> {0}` and name it in md_hom", inTypes[0].str())
-                : "");
+                : "docs/language.md §9.2 lists the types each built-in operator takes; declare a function and name it "
+                  "in md_hom instead");
       ok = false;
     } else {
       // Synthesise f(a, b) = a ⊕ b so that every later stage sees one shape.
@@ -596,7 +599,11 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       error("E0628", fr.range,
             it == scope.end() ? fmt::format("unknown scalar function `{}`", fr.name.name)
                               : fmt::format("`{}` is not a function", fr.name.name),
-            it == scope.end() ? didYouMean(fr.name.name, cands) : "");
+            it == scope.end() ? withFallback(didYouMean(fr.name.name, cands),
+                                             fmt::format("declare `fn {}(...)`, or import the module that declares it "
+                                                         "(e.g. `import std;`)",
+                                                         fr.name.name))
+                              : "");
       ok = false;
     } else {
       // USE_MDA_INDICES: the first D parameters have type `idx`.

@@ -355,7 +355,9 @@ private:
       int slot = lookup(e.name.name);
       if (slot < 0) {
         std::vector<std::string> cands = visibleNames();
-        I.error("E0314", e.range, fmt::format("unknown name `{}`", e.name.name), I.didYouMean(e.name.name, cands));
+        I.error("E0314", e.range, fmt::format("unknown name `{}`", e.name.name),
+                withFallback(I.didYouMean(e.name.name, cands),
+                             "a name here is a parameter, a `let`, a size or a global constant; declare it first"));
         return errorExpr(e.range);
       }
       auto x = make(SExpr::Kind::Local, out.localTypes[slot], e.range);

@@ -277,7 +277,8 @@ std::optional<SizePoly> Sema::Impl::evalSize(const ast::SizeExpr &e, const Env &
   case K::Mod: {
     auto d = r->constantValue();
     if (!d || *d <= 0) {
-      error("E0217", e.range, "a size can only be divided by a positive constant");
+      error("E0217", e.range, "a size can only be divided by a positive constant",
+            "divide by a positive integer literal, e.g. `N / 2`");
       return std::nullopt;
     }
     if (e.kind == K::Div) {
@@ -292,7 +293,8 @@ std::optional<SizePoly> Sema::Impl::evalSize(const ast::SizeExpr &e, const Env &
     }
     auto lv = l->constantValue();
     if (!lv) {
-      error("E0217", e.range, "`%` needs constant operands in a size expression");
+      error("E0217", e.range, "`%` needs constant operands in a size expression",
+            "compute the value outside and pass it as a size parameter");
       return std::nullopt;
     }
     return SizePoly::constant(*lv % *d);

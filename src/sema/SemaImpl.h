@@ -25,6 +25,11 @@ struct Env {
   std::vector<std::string> context; ///< "while instantiating ..." notes
 };
 
+/// A help text: the "did you mean" suggestion when there is one, else `general`.
+inline std::string withFallback(std::string suggestion, std::string general) {
+  return suggestion.empty() ? general : suggestion;
+}
+
 struct Sema::Impl {
   const SourceManager &sm;
   DiagnosticEngine &diags;
