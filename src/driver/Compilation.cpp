@@ -103,6 +103,9 @@ void Compilation::resolveImports(const ast::Module &m, const std::string &fromPa
       std::error_code ec;
       if (!opts_.readFile && !fs::is_regular_file(cand, ec)) continue;
       if (!readFile(cand.string(), text)) continue;
+      if (fs::equivalent(cand, fs::path(fromPath), ec))
+        diags_.warning("W0103", imp.range, fmt::format("module `{}` imports itself", imp.dotted()),
+                       "remove this import: a module's own declarations are always visible in it");
       load(cand.string(), std::move(text));
       found = true;
       break;
