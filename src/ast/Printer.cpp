@@ -4,7 +4,10 @@
  * Parentheses are inserted from operator precedence, so redundant ones in the
  * source disappear and needed ones are kept; comments are re-emitted before
  * the declaration or statement they precede, or at the end of its line when
- * they followed it on the same line.
+ * they followed it on the same line. The layout is that of examples/ and the
+ * docs: spaces inside a stage's parentheses, lines within o.lineWidth (lists
+ * filled and aligned after their bracket, one access or buffer per line for a
+ * long view).
  */
 #include "ast/Printer.h"
 
@@ -355,9 +358,9 @@ private:
     case Decl::Kind::View: {
       const auto &v = *d.as<ViewDecl>();
       std::string head = fmt::format("view {}{} =", v.name.name, metaParams(v, 5 + v.name.name.size(), 2));
-      std::string flat = stage(v.stage, 1, lastLineLength(head) + 1);
+      std::string flat = stage(v.stage, lastLineLength(head) + 1);
       // A view that does not fit after its head starts on the next line.
-      if (flat.find('\n') != std::string::npos) flat = "\n" + pad(2) + stage(v.stage, 2, size_t(2 * o.indent));
+      if (flat.find('\n') != std::string::npos) flat = "\n" + pad(2) + stage(v.stage, size_t(2 * o.indent));
       else flat = " " + flat;
       out += head + flat + ";";
       break;
@@ -366,7 +369,7 @@ private:
       const auto &md = *d.as<MdhDecl>();
       std::string head = fmt::format("mdh {}{} =", md.name.name, metaParams(md, 4 + md.name.name.size(), 2));
       if (md.stages.size() == 1) {
-        out += head + " " + stage(md.stages[0], 1, head.size() + 1) + ";";
+        out += head + " " + stage(md.stages[0], head.size() + 1) + ";";
         break;
       }
       out += head;
@@ -374,7 +377,7 @@ private:
         emitCommentsBefore(md.stages[i].range.begin, 1);
         std::string lead = i == 0 ? "    " : "  o ";
         if (i == 0 && out.back() != '\n') out += "\n";
-        out += lead + stage(md.stages[i], 2, lead.size());
+        out += lead + stage(md.stages[i], lead.size());
         // The next stage's blank-line check compares with where this one ended.
         lastLine = lineOf(md.stages[i].range.end > 0 ? md.stages[i].range.end - 1 : 0);
         if (i + 1 < md.stages.size()) out += "\n";
@@ -385,7 +388,8 @@ private:
     }
   }
 
-  std::string stage(const Stage &s, int level, size_t column) {
+  /// A stage starting at `column`, broken over lines when longer than the line width.
+  std::string stage(const Stage &s, size_t column) {
     // Spaces inside the parentheses, as in the paper and docs/language.md:
     // `out_view<T>( w: (i, k) -> (i) )`, `md_hom<I, K>( mul, (++, pw(add)) )`.
     std::string flat = printStageWith(s, ", ", " ", " ");

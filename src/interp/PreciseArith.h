@@ -267,7 +267,6 @@ struct PreciseArith {
     return intarith::isSigned(k) ? double(int64_t(v.bits)) : double(v.bits);
   }
 
-  /// First-order relative error of a value: budget·mag/|value| (0 for an exact value).
   /// A logarithm log_b(x): an argument with relative error δ moves the result
   /// by about δ/ln(b) in absolute terms, which no bound relative to the result
   /// can express where the result is 0 (x = 1: the relative condition number
@@ -282,6 +281,7 @@ struct PreciseArith {
     return r;
   }
 
+  /// First-order relative error of a value: budget·mag/|value| (0 for an exact value).
   static double relativeError(const Value &v) {
     if (v.budget == 0) return 0;
     double av = std::fabs(v.value.convert_to<double>());
