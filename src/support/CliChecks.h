@@ -29,4 +29,19 @@ inline CLI::Validator atLeast(long long minimum) {
       ">= " + std::to_string(minimum));
 }
 
+/// A validator accepting numbers > `bound` (fractional values allowed: timeouts).
+inline CLI::Validator above(double bound) {
+  return CLI::Validator(
+      [bound](std::string &value) -> std::string {
+        try {
+          size_t used = 0;
+          const double v = std::stod(value, &used);
+          if (used == value.size() && !(v > bound)) return "must be above " + CLI::detail::to_string(bound) + ", not " + value;
+        } catch (const std::exception &) {
+        }
+        return std::string();
+      },
+      "> " + CLI::detail::to_string(bound));
+}
+
 } // namespace mdh
