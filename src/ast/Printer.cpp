@@ -404,11 +404,11 @@ private:
     // buffer, aligned under the first (the layout of examples/).
     const std::string open = flat.substr(0, flat.find('(') + 2);
     const std::string align = "\n" + std::string(column + open.size(), ' ');
-    std::vector<std::string> items;
     if (s.buffers.size() == 1) {
       const std::string head = printBufferHead(s.buffers[0]);
       return open + printBuffer(s.buffers[0], "," + align + std::string(head.size(), ' ')) + " )";
     }
+    std::vector<std::string> items;
     for (const auto &b : s.buffers) items.push_back(printBuffer(b));
     return open + fmt::format("{}", fmt::join(items, "," + align)) + " )";
   }
