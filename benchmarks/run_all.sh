@@ -100,6 +100,25 @@ if [ "$smoke" = 0 ] && [ "$limits" = 1 ]; then
 fi
 
 tune_help=$("$MDHC" tune --help 2>&1 || true)
+
+# A tuned configuration or TVM schedule is reused only on the CPU it was tuned on: the fastest
+# configuration of a 32 MiB-L3 AMD EPYC is not the fastest of a 260 MiB-L3 Xeon.
+cpu_now=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1)
+# tuned_on FILE...: the first "cpu" recorded in the JSON files given (a tuning record, then the
+# driver result of the same run for records that predate the field); empty when none says.
+tuned_on() {
+  /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    try:
+        cpu = json.load(open(path)).get("cpu")
+    except (OSError, ValueError):
+        continue
+    if cpu:
+        print(cpu)
+        break
+PY
+}
 has_db=0; grep -q -- '--db' <<< "$tune_help" && has_db=1
 
 failed=()
@@ -127,9 +146,14 @@ for id in ${ids//,/ }; do
     have=0
     if [ -f "$cfg" ] && [ -f "$meta" ]; then
       have=$(/usr/bin/python3 -c "import json,sys; m=json.load(open('$meta')); print(1 if m.get('budget_s',0) >= $budget else 0)")
+      tuned_cpu=$(tuned_on "$meta" "$R/mdh-tuned.json")
+      if [ "$have" = 1 ] && [ "$tuned_cpu" != "$cpu_now" ]; then
+        have=0
+        log "the tuned config was tuned on '${tuned_cpu:-an unrecorded CPU}', this is '$cpu_now': tuning again"
+      fi
     fi
     if [ "$have" = 1 ]; then
-      log "tuned config for budget >= $budget s exists: reusing $cfg"
+      log "tuned config for budget >= $budget s on this CPU exists: reusing $cfg"
     else
       log "tuning mdh for $budget s"
       targs_db=()
@@ -152,11 +176,11 @@ for id in ${ids//,/ }; do
         # The side-by-side re-timing's ratio when the tuner confirmed, else its search's.
         summary=$(grep '^tune: re-timed' "$W/tune.log" | tail -1 || true)
         [ -n "$summary" ] || summary=$(grep '^tune: best' "$W/tune.log" | tail -1 || true)
-        /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" <<'PY'
+        /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" "$cpu_now" <<'PY'
 import json, sys, datetime, os
-meta, budget, wall, summary, mdhc, ncpu = sys.argv[1:]
+meta, budget, wall, summary, mdhc, ncpu, cpu = sys.argv[1:]
 json.dump({"budget_s": float(budget), "wall_s": int(wall), "summary": summary,
-           "mdhc": os.path.relpath(mdhc), "cores": int(ncpu),
+           "mdhc": os.path.relpath(mdhc), "cores": int(ncpu), "cpu": cpu,
            "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
            "load_avg_end": open("/proc/loadavg").read().split()[:3]},
           open(meta + ".tmp", "w"), indent=1)
@@ -187,6 +211,13 @@ PY
     tvm_have=0
     if [ "$smoke" = 0 ] && [ -f "$tvm_out" ]; then
       tvm_have=$(/usr/bin/python3 -c "import json; m=json.load(open('$tvm_out')); print(1 if m.get('na') or (m.get('budget_s') or m.get('budget_seconds') or 0) >= $budget else 0)" 2> /dev/null || echo 0)
+      tvm_cpu=$(tuned_on "$tvm_out")
+      if [ "$tvm_have" = 1 ] && [ "$tvm_cpu" != "$cpu_now" ] && ! grep -q '"na": *true' "$tvm_out"; then
+        # Another CPU's schedules (another LLVM -mcpu) neither re-time nor seed a search here.
+        tvm_have=0
+        log "TVM was tuned on '${tvm_cpu:-an unrecorded CPU}', this is '$cpu_now': tuning again from an empty database"
+        rm -rf "$R/tvm-work"
+      fi
     fi
     if [ "$tvm_have" = 1 ] && [ -d "$R/tvm-work" ]; then
       # Tuned before: re-time the database's best schedule now (budget 0 tunes nothing), so that
@@ -263,6 +294,31 @@ done
 
 if [ "$smoke" = 1 ]; then
   if [ ${#failed[@]} -gt 0 ]; then echo "bench smoke: FAILED for ${failed[*]} (results in $results)"; exit 1; fi
+  # Every checked implementation was also timed alone (what TVM is compared with), and the
+  # report renders this run's results.
+  /usr/bin/python3 - "$results" ${ids//,/ } <<'PY' || { echo "bench smoke: FAILED (alone timings, results in $results)"; exit 1; }
+import json, os, sys
+root, ids = sys.argv[1], sys.argv[2:]
+missing = []
+for wid in ids:
+    d = os.path.join(root, wid)
+    for f in sorted(os.listdir(d)):
+        if f.count(".") != 1 or not f.endswith(".json") or f.startswith(("openblas-coretypes", "tvm")):
+            continue
+        r = json.load(open(os.path.join(d, f)))
+        if r.get("checked") and r.get("median_s") is not None:
+            alone = os.path.join(d, f[:-5] + ".alone.json")
+            a = json.load(open(alone)) if os.path.exists(alone) else {}
+            if not (a.get("checked") and (a.get("runs") or 0) >= 1):
+                missing.append("%s/%s" % (wid, f[:-5]))
+if missing:
+    print("no alone timing for: " + ", ".join(missing), file=sys.stderr)
+    sys.exit(1)
+PY
+  /usr/bin/python3 "$root/benchmarks/suite/report.py" --budget 0 --priority none --mdhc "$MDHC" --ids "$ids" \
+    --results "$results" --out "$results/RESULTS.md" --plots "$results/plots" > /dev/null ||
+    { echo "bench smoke: FAILED (report.py, results in $results)"; exit 1; }
+  grep -q '^\*\*alone\*\*' "$results/RESULTS.md" || { echo "bench smoke: FAILED (no alone table in $results/RESULTS.md)"; exit 1; }
   echo "bench smoke: every implementation's output checked for $ids (results in $results)"
   exit 0
 fi

@@ -231,7 +231,7 @@ md=$build/LIMITS.md
   echo "| — its time per run | $(fmt "$(get naive_matmul_ms.f32.1024)") ms | $(spread naive_matmul_ms.f32.1024) | \`naive_matmul\` |"
   echo
   echo "Triad GB/s count 3 arrays (STREAM's convention); with the write-allocate read of \`a\` they"
-  echo "are 4/3 of that (\`triad_wa.*\` below). Cold = caches flushed (256 MiB touched) before each"
+  echo "are 4/3 of that (\`triad_wa.*\` below). Cold = caches flushed (3x the L3, at least 256 MiB touched) before each"
   echo "single timed pass (below the L3 size the write-back of \`a\` falls after the timer, so cold"
   echo "figures there exceed DRAM bandwidth); warm = back-to-back passes over data already in cache"
   echo "(beyond the L3 size, i.e. from DRAM every pass)."

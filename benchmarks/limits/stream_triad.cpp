@@ -11,8 +11,8 @@
 //   warm: after one untimed pass, a sample is K back-to-back passes (K calibrated so a sample
 //         takes about --ms milliseconds, and at least 256 MiB of traffic); the data stays in
 //         whatever cache level it fits.
-//   cold: before each sample every thread reads and writes its share of a separate 256 MiB
-//         buffer (evicting L1, L2 and the L3), then one pass is timed. Footprints of a few KiB
+//   cold: before each sample every thread reads and writes its share of a separate buffer of
+//         3x the L3 and at least 256 MiB (cache_size.h; evicting L1, L2 and the L3), then one pass is timed. Footprints of a few KiB
 //         then take microseconds, so barrier overhead (~1 us) shows in the cold small figures.
 //         The pass leaves a[] dirty in cache: where the footprint fits the L3, its write-back
 //         happens after the timer stops, so cold figures below the L3 size are DRAM reads plus
@@ -48,6 +48,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "cache_size.h"
 
 namespace {
 
@@ -200,7 +202,7 @@ int main(int argc, char** argv) {
   Opts o;
   std::vector<size_t> sizes;
   std::string type = "both";
-  size_t flush_bytes = size_t(256) << 20;
+  size_t flush_bytes = evictionBytes(size_t(256) << 20);  // 3x the L3, at least 256 MiB
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> const char* {

@@ -10,12 +10,19 @@
 //  * A workload an implementation cannot express gets a result file with median_s = null and
 //    a note starting with "n/a".
 //  * Timing: rounds; in each round every implementation runs in a rotated order. Warm: one
-//    untimed call, then a timed batch of calls (batch sized to >= ~2 ms). Cold: a 3x-L3 buffer is
+//    untimed call, then a timed batch of calls (batch sized to >= ~2 ms). Cold: a 3x-L3 buffer
+//    (at least 144 MiB; ../limits/cache_size.h) is
 //    streamed (single-threaded) and the process sleeps briefly (spinning worker threads of the
 //    previous implementation go idle), then ONE call is timed. Medians with min and max. A call
 //    of 2 s or more is its own warm-up: the checking and calibrating calls are samples, and
 //    three samples suffice (Impl::slow).
-//  * Results: <out>/<impl>.json (warm) and <out>/<impl>.cold.json (cold), schema
+//  * Alone (--alone-seconds, default 2): after the rounds, each implementation is also timed by
+//    itself, single call after single call with nothing in between (the way run_tvm.py's
+//    time_evaluator times TVM in its own process). Implementations lose 2-26% on a memory-bound kernel when another library
+//    ran just before them (MatVec 4096^2, benchmarks/suite/analysis.md), so the report compares
+//    TVM only with these figures; the interleaved ones compare the in-process implementations.
+//  * Results: <out>/<impl>.json (warm), <out>/<impl>.cold.json (cold) and <out>/<impl>.alone.json
+//    (alone), schema
 //    {"workload","impl","variant","median_s","min_s","max_s","runs","checked","max_rel_err","note",...}.
 //
 // Built by benchmarks/suite/build.sh (never by the main build): peers are compiled in only when
@@ -38,6 +45,8 @@
 #include <string>
 #include <thread>
 #include <unistd.h>
+
+#include "../limits/cache_size.h"
 #include <vector>
 
 #ifdef WITH_OPENBLAS
@@ -101,7 +110,7 @@ struct Impl {
   bool checked = false;
   double err = NAN;
   double check_s = 0;         // the checked call's time
-  std::vector<double> warm, cold;
+  std::vector<double> warm, cold, alone;
   // A call of kSlowCallS or more is its own warm-up (caches and thread pools cannot matter at
   // that scale): the checked and calibration calls count as samples, rounds time it without an
   // untimed call first, and kSlowSamples suffice (oneDNN's reference convolution takes 50 s per
@@ -1052,7 +1061,7 @@ double now_s() { return std::chrono::duration<double>(Clock::now().time_since_ep
 
 struct Opts {
   std::string id, kind, dims, out = ".", mdh_default, mdh_tuned, only, coretype, default_note, tuned_note;
-  double seconds = 20;
+  double seconds = 20, alone_seconds = 2;
   int min_rounds = 5, max_rounds = 40;
   bool cold = false, smoke = false;
 };
@@ -1108,7 +1117,7 @@ void write_result(const Opts &o, const Workload &w, const Impl &im, const std::s
     if (std::fscanf(f, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3) load[0] = -1;
     std::fclose(f);
   }
-  std::string path = o.out + "/" + im.name + (variant == "cold" ? ".cold" : "") + ".json";
+  std::string path = o.out + "/" + im.name + (variant == "warm" ? "" : "." + variant) + ".json";
   std::ofstream f(path + ".tmp");
   f << "{\"workload\": " << jstr(w.id) << ", \"impl\": " << jstr(im.name) << ", \"variant\": " << jstr(variant)
     << ", \"median_s\": " << jnum(med) << ", \"min_s\": " << jnum(lo) << ", \"max_s\": " << jnum(hi)
@@ -1144,13 +1153,14 @@ int main(int argc, char **argv) {
     else if (a == "--only") o.only = "," + val() + ",";
     else if (a == "--coretype") o.coretype = val();
     else if (a == "--seconds") o.seconds = std::stod(val());
+    else if (a == "--alone-seconds") o.alone_seconds = std::stod(val());
     else if (a == "--min-rounds") o.min_rounds = std::stoi(val());
     else if (a == "--max-rounds") o.max_rounds = std::stoi(val());
     else if (a == "--cold") o.cold = true;
     else if (a == "--smoke") o.smoke = true;
     else die("unknown argument " + a);
   }
-  if (o.id.empty() || o.kind.empty()) die("usage: bench_suite --id ID --kind KIND --dims K=V,... [--out DIR] [--mdh-default SO] [--mdh-tuned SO] [--only impl,...] [--cold] [--smoke] [--seconds S]");
+  if (o.id.empty() || o.kind.empty()) die("usage: bench_suite --id ID --kind KIND --dims K=V,... [--out DIR] [--mdh-default SO] [--mdh-tuned SO] [--only impl,...] [--cold] [--smoke] [--seconds S] [--alone-seconds S]");
   Workload w;
   w.id = o.id;
   w.kind = o.kind;
@@ -1230,7 +1240,7 @@ int main(int argc, char **argv) {
     reps[im] = o.smoke ? 1 : std::max(1, std::min(1000, int(std::ceil(2e-3 / std::max(t, 1e-7)))));
     if (im->slow() && !o.smoke) im->warm = {im->check_s, t};
   }
-  if (o.cold) evict_buf.assign(size_t(144) << 20, 1);
+  if (o.cold) evict_buf.assign(evictionBytes(size_t(144) << 20), 1);
   int min_rounds = o.smoke ? 1 : o.min_rounds, max_rounds = o.smoke ? 1 : o.max_rounds;
   double t_start = now_s();
   for (int r = 0; r < max_rounds && !live.empty(); ++r) {
@@ -1252,6 +1262,24 @@ int main(int argc, char **argv) {
       }
     }
   }
+  // Alone: each implementation by itself, after a pause that lets the previous one's spinning
+  // worker threads go idle, in single calls as run_tvm.py's time_evaluator(number=1) times TVM:
+  // one warm-up call, then at least 10 and at most 500 calls, up to --alone-seconds. Slow
+  // implementations are left out (a call of seconds is alone already).
+  if (o.alone_seconds > 0)
+    for (Impl *im : live) {
+      if (im->slow()) continue;
+      std::this_thread::sleep_for(std::chrono::milliseconds(o.smoke ? 1 : 200));
+      im->run();
+      const size_t min_calls = o.smoke ? 1 : 10, max_calls = o.smoke ? 1 : 500;
+      const double t_alone = now_s();
+      for (size_t c = 0; c < max_calls; ++c) {
+        if (c >= min_calls && now_s() - t_alone > o.alone_seconds) break;
+        const double t0 = now_s();
+        im->run();
+        im->alone.push_back(now_s() - t0);
+      }
+    }
   // A final re-check after timing (a kernel that corrupts its output on later calls is caught).
   for (Impl *im : live) {
     std::memset(im->out->p, 0xff, w.out_bytes);
@@ -1262,6 +1290,7 @@ int main(int argc, char **argv) {
       im->note += "; MISMATCH on re-check after timing (rel err " + std::to_string(e) + ")";
       im->warm.clear();
       im->cold.clear();
+      im->alone.clear();
     }
   }
   std::string extra = o.smoke ? " [smoke: tiny sizes, one round, no timing claim]" : "";
@@ -1273,6 +1302,8 @@ int main(int argc, char **argv) {
       note += "; output MISMATCH (max rel err " + jnum(im.err) + "): time not reported";
     write_result(o, w, im, "warm", im.warm, note);
     if (o.cold) write_result(o, w, im, "cold", im.cold, note);
+    if (o.alone_seconds > 0 && im.run && !im.slow())
+      write_result(o, w, im, "alone", im.alone, note + "; timed alone: single calls back to back, like TVM");
     if (!im.warm.empty()) {
       std::vector<double> s = im.warm;
       std::sort(s.begin(), s.end());
