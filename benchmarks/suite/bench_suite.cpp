@@ -18,7 +18,7 @@
 //    three samples suffice (Impl::slow).
 //  * Alone (--alone-seconds, default 2): after the rounds, each implementation is also timed by
 //    itself, single call after single call with nothing in between (the way run_tvm.py's
-//    time_evaluator times TVM in its own process). Implementations lose 2-26% on a memory-bound kernel when another library
+//    time_evaluator times TVM in its own process), in four rotated blocks per implementation. Implementations lose 2-26% on a memory-bound kernel when another library
 //    ran just before them (MatVec 4096^2, benchmarks/suite/analysis.md), so the report compares
 //    TVM only with these figures; the interleaved ones compare the in-process implementations.
 //  * Results: <out>/<impl>.json (warm), <out>/<impl>.cold.json (cold) and <out>/<impl>.alone.json
@@ -1264,22 +1264,27 @@ int main(int argc, char **argv) {
   }
   // Alone: each implementation by itself, after a pause that lets the previous one's spinning
   // worker threads go idle, in single calls as run_tvm.py's time_evaluator(number=1) times TVM:
-  // one warm-up call, then at least 10 and at most 500 calls, up to --alone-seconds. Slow
-  // implementations are left out (a call of seconds is alone already).
+  // one warm-up call, then calls back to back. The --alone-seconds (at least 10 and at most 500
+  // calls) are spread over kAloneBlocks rotated blocks, so a slow spell of this shared machine
+  // (seconds long, measured: MatMul 1024^3 at 7 or 10 ms by the minute) does not fall on one
+  // implementation only. Slow implementations are left out (a call of seconds is alone already).
+  constexpr size_t kAloneBlocks = 4;
   if (o.alone_seconds > 0)
-    for (Impl *im : live) {
-      if (im->slow()) continue;
-      std::this_thread::sleep_for(std::chrono::milliseconds(o.smoke ? 1 : 200));
-      im->run();
-      const size_t min_calls = o.smoke ? 1 : 10, max_calls = o.smoke ? 1 : 500;
-      const double t_alone = now_s();
-      for (size_t c = 0; c < max_calls; ++c) {
-        if (c >= min_calls && now_s() - t_alone > o.alone_seconds) break;
-        const double t0 = now_s();
+    for (size_t block = 0; block < (o.smoke ? 1 : kAloneBlocks); ++block)
+      for (size_t q = 0; q < live.size(); ++q) {
+        Impl *im = live[(q + block) % live.size()];
+        if (im->slow()) continue;
+        std::this_thread::sleep_for(std::chrono::milliseconds(o.smoke ? 1 : 200));
         im->run();
-        im->alone.push_back(now_s() - t0);
+        const size_t min_calls = o.smoke ? 1 : 10 / kAloneBlocks + 1, max_calls = o.smoke ? 1 : 500 / kAloneBlocks;
+        const double t_block = now_s();
+        for (size_t c = 0; c < max_calls; ++c) {
+          if (c >= min_calls && now_s() - t_block > o.alone_seconds / kAloneBlocks) break;
+          const double t0 = now_s();
+          im->run();
+          im->alone.push_back(now_s() - t0);
+        }
       }
-    }
   // A final re-check after timing (a kernel that corrupts its output on later calls is caught).
   for (Impl *im : live) {
     std::memset(im->out->p, 0xff, w.out_bytes);

@@ -265,7 +265,7 @@ for w in W:
                 summary.append((wid, v, "all goals", None, "no checked mdh-tuned result"))
             continue
         goals = []
-        k = w["kind"] if v != "alone" else "alone"  # alone: only the TVM goal is judged there
+        k = w["kind"] if v != "alone" else "alone"  # alone: only the TVM and warm-triad goals are judged there
         if k == "matmul":
             best = max(((peer_rate(p), p) for p in PEERS if peer_rate(p)), default=(None, None))
             need = 0.8 if wid == "matmul_1024" else 1.0
@@ -283,8 +283,12 @@ for w in W:
             goals.append(("≥ 1.0× Halide autoscheduled", tr / peer_rate("halide") >= 1.0, tr / peer_rate("halide")))
         if peer_rate("tvm"):
             goals.append(("≥ 1.0× TVM MetaSchedule%s" % (" (both timed alone)" if v == "alone" else ""), tr / peer_rate("tvm") >= 1.0, tr / peer_rate("tvm")))
-        if metric == "GB/s" and lim and v != "alone":
-            goals.append(("≥ 90%% of same-footprint triad (%s)" % v, tr / lim >= 0.9, tr / lim))
+        # The warm triad is timed alone (its own process, passes back to back): where the driver
+        # timed mdh alone too, the warm-triad goal is judged on that figure, like with like.
+        triad_variant = {"cold": "cold", "warm": "warm" if tvm_variant == "warm" else None, "alone": "alone"}[v]
+        if metric == "GB/s" and lim and triad_variant:
+            goals.append(("≥ 90%% of same-footprint triad (%s)" % ("warm, both timed alone" if v == "alone" else v),
+                          tr / lim >= 0.9, tr / lim))
         for g, ok, x in goals:
             summary.append((wid, v, g, ok, "%.3f" % x))
 
@@ -292,7 +296,8 @@ P("## Goals (issue 5)")
 P("")
 P("Judged on mdh-tuned's median against the best non-prepacked peer measured in the same run"
   " (for MCC the faster oneDNN variant: its plain-OHWI path is oneDNN's reference kernel);"
-  " TVM, timed in its own process, against mdh-tuned timed alone where the driver measured that;"
+  " TVM, timed in its own process, and the warm STREAM triad, timed by itself, against mdh-tuned"
+  " timed alone where the driver measured that;"
   " the value is mdh-tuned / peer (or the fraction of the triad).%s" % (
       " **Short-budget run: not the verdict.**" if short else ""))
 P("")
