@@ -212,7 +212,7 @@ PY
     if [ "$smoke" = 0 ] && [ -f "$tvm_out" ]; then
       tvm_have=$(/usr/bin/python3 -c "import json; m=json.load(open('$tvm_out')); print(1 if m.get('na') or (m.get('budget_s') or m.get('budget_seconds') or 0) >= $budget else 0)" 2> /dev/null || echo 0)
       tvm_cpu=$(tuned_on "$tvm_out")
-      if [ "$tvm_have" = 1 ] && [ "$tvm_cpu" != "$cpu_now" ] && ! grep -q '"na": *true' "$tvm_out"; then
+      if [ "$tvm_cpu" != "$cpu_now" ] && ! grep -q '"na": *true' "$tvm_out"; then
         # Another CPU's schedules (another LLVM -mcpu) neither re-time nor seed a search here.
         tvm_have=0
         log "TVM was tuned on '${tvm_cpu:-an unrecorded CPU}', this is '$cpu_now': tuning again from an empty database"
