@@ -12,8 +12,9 @@
 //         takes about --ms milliseconds, and at least 256 MiB of traffic); the data stays in
 //         whatever cache level it fits.
 //   cold: before each sample every thread reads and writes its share of a separate buffer of
-//         3x the L3 and at least 256 MiB (cache_size.h; evicting L1, L2 and the L3), then one pass is timed. Footprints of a few KiB
-//         then take microseconds, so barrier overhead (~1 us) shows in the cold small figures.
+//         3x the L3 and at least 256 MiB (cache_size.h; evicting L1, L2 and the L3), then one
+//         pass is timed. Footprints of a few KiB then take microseconds, so barrier overhead
+//         (~1 us) shows in the cold small figures.
 //         The pass leaves a[] dirty in cache: where the footprint fits the L3, its write-back
 //         happens after the timer stops, so cold figures below the L3 size are DRAM reads plus
 //         cached writes, not a DRAM round trip (compare cold 512 MiB for that).

@@ -10,17 +10,19 @@
 //  * A workload an implementation cannot express gets a result file with median_s = null and
 //    a note starting with "n/a".
 //  * Timing: rounds; in each round every implementation runs in a rotated order. Warm: one
-//    untimed call, then a timed batch of calls (batch sized to >= ~2 ms). Cold: a 3x-L3 buffer
-//    (at least 144 MiB; ../limits/cache_size.h) is
-//    streamed (single-threaded) and the process sleeps briefly (spinning worker threads of the
-//    previous implementation go idle), then ONE call is timed. Medians with min and max. A call
-//    of 2 s or more is its own warm-up: the checking and calibrating calls are samples, and
-//    three samples suffice (Impl::slow).
+//    untimed call, then a timed batch of calls (batch sized to >= ~2 ms). Cold: a buffer of 3x
+//    the L3, at least 144 MiB (../limits/cache_size.h), is streamed (single-threaded) and the
+//    process sleeps briefly (spinning worker threads of the previous implementation go idle),
+//    then ONE call is timed. Medians with min and max. A call of 2 s or more is its own
+//    warm-up: the checking and calibrating calls are samples, and three samples suffice
+//    (Impl::slow).
 //  * Alone (--alone-seconds, default 2): after the rounds, each implementation is also timed by
 //    itself, single call after single call with nothing in between (the way run_tvm.py's
-//    time_evaluator times TVM in its own process), in four rotated blocks per implementation. Implementations lose 2-26% on a memory-bound kernel when another library
-//    ran just before them (MatVec 4096^2, benchmarks/suite/analysis.md), so the report compares
-//    TVM only with these figures; the interleaved ones compare the in-process implementations.
+//    time_evaluator times TVM in its own process), in four rotated blocks per implementation.
+//    An implementation is slower when another library ran just before it (MatVec 4096^2: 2-26%
+//    on a 32 MiB-L3 EPYC, 17-73% on a 260 MiB-L3 Xeon; benchmarks/suite/analysis.md), so the
+//    report compares TVM only with these figures; the interleaved ones compare the in-process
+//    implementations.
 //  * Results: <out>/<impl>.json (warm), <out>/<impl>.cold.json (cold) and <out>/<impl>.alone.json
 //    (alone), schema
 //    {"workload","impl","variant","median_s","min_s","max_s","runs","checked","max_rel_err","note",...}.
@@ -45,9 +47,9 @@
 #include <string>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "../limits/cache_size.h"
-#include <vector>
 
 #ifdef WITH_OPENBLAS
 #include <cblas.h>

@@ -154,7 +154,8 @@ P("Each workload's implementations ran interleaved in one process (`benchmarks/s
   " after the rounds the driver also times each implementation by itself, single calls back to"
   " back as TVM's `time_evaluator` does (table **alone**), and TVM is listed and judged there"
   " (in the warm table for results from before the driver measured alone). An implementation"
-  " can be up to a quarter slower when another library ran just before it (analysis: MatVec)."
+  " is slower when another library ran just before it, most where its data fits the L3"
+  " (the analysis below gives figures)."
   " Ratios are mdh-tuned's rate over the implementation's (> 1: mdh faster). The machine is"
   " shared: the load average at the end of each driver run is given per workload.")
 P("")
@@ -252,7 +253,7 @@ for w in W:
         P("")
         if bars:
             plots.append((wid, v, metric, bars))
-        # ---- goals (on the warm variant, and for memory-bound kernels on both)
+        # ---- goals: against peers on warm (and cold); TVM and the warm triad on alone when measured
         def peer_rate(name):
             # TVM has one result, timed alone in its own process: judged in tvm_variant's table.
             if name == "tvm":
