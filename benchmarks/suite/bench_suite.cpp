@@ -20,7 +20,7 @@
 //    itself, single call after single call with nothing in between (the way run_tvm.py's
 //    time_evaluator times TVM in its own process), in four rotated blocks per implementation.
 //    An implementation is slower when another library ran just before it (MatVec 4096^2: 2-26%
-//    on a 32 MiB-L3 EPYC, 17-73% on a 260 MiB-L3 Xeon; benchmarks/suite/analysis.md), so the
+//    on a 32 MiB-L3 EPYC, 6-73% on a 260 MiB-L3 Xeon; benchmarks/suite/analysis.md), so the
 //    report compares TVM only with these figures; the interleaved ones compare the in-process
 //    implementations.
 //  * Results: <out>/<impl>.json (warm), <out>/<impl>.cold.json (cold) and <out>/<impl>.alone.json
