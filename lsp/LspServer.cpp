@@ -3,6 +3,7 @@
  */
 #include "LspServer.h"
 
+#include "RequestParams.h"
 #include "Transport.h"
 
 #include <chrono>
@@ -18,8 +19,17 @@ struct RequestError {
   std::string message;
 };
 
-std::string uriOf(const json &params) { return params.at("textDocument").at("uri").get<std::string>(); }
-Position positionOf(const json &params) { return params.at("position").get<Position>(); }
+std::string uriOf(const json &params) { return stringParam(params, "textDocument.uri"); }
+Position positionOf(const json &params) { return positionParam(params, "position"); }
+
+/// JSON-RPC 2.0: a request id is a string or a number (null marks a notification here).
+bool isValidId(const json &id) { return id.is_string() || id.is_number() || id.is_null(); }
+
+/// A json::exception's text without nlohmann's `[json.exception.type_error.302] ` prefix.
+std::string withoutExceptionId(const std::string &what) {
+  size_t close = what.find("] ");
+  return what.compare(0, 16, "[json.exception.") == 0 && close != std::string::npos ? what.substr(close + 2) : what;
+}
 
 json capabilities() {
   json legend = {{"tokenTypes", semanticTokenTypes()}, {"tokenModifiers", semanticTokenModifiers()}};
@@ -62,7 +72,13 @@ void LspServer::handle(const json &msg) {
     replyError(nullptr, ErrorCode::InvalidRequest, "a message must be a JSON object");
     return;
   }
-  const bool hasId = msg.contains("id") && (msg["id"].is_number() || msg["id"].is_string());
+  if (msg.contains("id") && !isValidId(msg["id"])) {
+    if (!msg.contains("result") && !msg.contains("error")) // a response, even a strange one, gets no answer
+      replyError(nullptr, ErrorCode::InvalidRequest,
+                 fmt::format("the `id` of a request must be a string or a number, not {}", jsonKind(msg["id"])));
+    return;
+  }
+  const bool hasId = msg.contains("id") && !msg["id"].is_null();
   if (!msg.contains("method") || !msg["method"].is_string()) {
     if (!msg.contains("result") && !msg.contains("error")) // a response to us is fine; anything else is not
       replyError(hasId ? msg["id"] : json(nullptr), ErrorCode::InvalidRequest, "missing `method`");
@@ -89,8 +105,11 @@ void LspServer::handle(const json &msg) {
       }
     } catch (const RequestError &e) {
       replyError(id, e.code, e.message);
-    } catch (const json::exception &e) {
+    } catch (const InvalidParams &e) {
       replyError(id, ErrorCode::InvalidParams, fmt::format("invalid parameters for `{}`: {}", method, e.what()));
+    } catch (const json::exception &e) {
+      replyError(id, ErrorCode::InvalidParams,
+                 fmt::format("invalid parameters for `{}`: {}", method, withoutExceptionId(e.what())));
     } catch (const std::exception &e) {
       replyError(id, ErrorCode::InternalError, fmt::format("`{}` failed: {}", method, e.what()));
     } catch (...) {
@@ -118,8 +137,7 @@ json LspServer::dispatch(const std::string &method, const json &p) {
   }
   if (method == "textDocument/definition") return server_.definition(uriOf(p), positionOf(p));
   if (method == "textDocument/references") {
-    bool decl = p.contains("context") ? p["context"].value("includeDeclaration", true) : true;
-    return server_.references(uriOf(p), positionOf(p), decl);
+    return server_.references(uriOf(p), positionOf(p), boolParam(p, "context.includeDeclaration", true));
   }
   if (method == "textDocument/documentHighlight") return server_.highlights(uriOf(p), positionOf(p));
   if (method == "textDocument/prepareRename") {
@@ -130,7 +148,7 @@ json LspServer::dispatch(const std::string &method, const json &p) {
   }
   if (method == "textDocument/rename") {
     std::string error;
-    auto e = server_.rename(uriOf(p), positionOf(p), p.at("newName").get<std::string>(), error);
+    auto e = server_.rename(uriOf(p), positionOf(p), stringParam(p, "newName"), error);
     if (!e) throw RequestError{ErrorCode::RequestFailed, error};
     return *e;
   }
@@ -148,7 +166,7 @@ json LspServer::dispatch(const std::string &method, const json &p) {
     return *edits;
   }
   if (method == "textDocument/foldingRange") return server_.foldingRanges(uriOf(p));
-  if (method == "textDocument/inlayHint") return server_.inlayHints(uriOf(p), p.at("range").get<Range>());
+  if (method == "textDocument/inlayHint") return server_.inlayHints(uriOf(p), rangeParam(p, "range"));
   throw RequestError{ErrorCode::MethodNotFound, fmt::format("method `{}` is not supported", method)};
 }
 
@@ -159,12 +177,10 @@ void LspServer::dispatchNotification(const std::string &method, const json &p) {
   }
   if (!initialized_) return; // the specification: drop notifications before initialize (exit excepted)
   if (method == "textDocument/didOpen") {
-    const json &td = p.at("textDocument");
-    server_.openDocument(td.at("uri").get<std::string>(), td.at("text").get<std::string>(), td.value("version", 0));
+    server_.openDocument(uriOf(p), stringParam(p, "textDocument.text"), intParam(p, "textDocument.version", 0));
   } else if (method == "textDocument/didChange") {
-    const json &td = p.at("textDocument");
-    std::vector<TextDocumentContentChange> changes = p.at("contentChanges").get<std::vector<TextDocumentContentChange>>();
-    server_.changeDocument(td.at("uri").get<std::string>(), changes, td.value("version", 0));
+    std::vector<TextDocumentContentChange> changes = contentChangesParam(p, "contentChanges");
+    server_.changeDocument(uriOf(p), changes, intParam(p, "textDocument.version", 0));
   } else if (method == "textDocument/didClose") {
     std::string uri = uriOf(p);
     server_.closeDocument(uri);

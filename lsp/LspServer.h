@@ -5,8 +5,10 @@
  * and decides when to publish diagnostics; it holds no language knowledge.
  *
  * Invariants: every request gets exactly one response, also when its
- * parameters are malformed or a handler fails (an error response then);
- * notifications never get one; requests before `initialize` are answered
+ * parameters are malformed (InvalidParams, naming the parameter) or a
+ * handler fails (an error response then); a request whose id is neither a
+ * string nor a number gets InvalidRequest with id null; notifications
+ * never get one; requests before `initialize` are answered
  * with ServerNotInitialized and requests after `shutdown` with
  * InvalidRequest; nothing a client sends ends the process except `exit`
  * (or the end of the input).

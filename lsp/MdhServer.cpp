@@ -10,10 +10,12 @@
 #include "Features.h"
 #include "IncrementalParse.h"
 #include "AstCopy.h"
+#include "Builtins.h"
 #include "ast/Printer.h"
 #include "TokenCache.h"
 #include "Uri.h"
 #include "parse/Tokens.h"
+#include "sema/Type.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -368,6 +370,16 @@ std::optional<WorkspaceEdit> MdhServer::rename(const std::string &uri, Position 
   }
   if (isReservedWord(newName)) {
     error = fmt::format("`{}` is a reserved word", newName);
+    return std::nullopt;
+  }
+  // Built-in names are not reserved words, but sema refuses declarations named
+  // like them (E0204, E0222), and a local of that name would hide the built-in.
+  if (!primitiveByName(newName).isError()) {
+    error = fmt::format("`{}` is a built-in type; choose another name", newName);
+    return std::nullopt;
+  }
+  if (const BuiltinFunction *f = findBuiltinFunction(newName)) {
+    error = fmt::format("`{}` is a built-in {}; choose another name", newName, f->binaryOp ? "operation" : "function");
     return std::nullopt;
   }
   const Symbol *sym = nullptr;

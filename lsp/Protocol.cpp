@@ -21,24 +21,9 @@ const std::vector<std::string> &semanticTokenModifiers() {
 }
 
 void to_json(json &j, const Position &p) { j = json{{"line", p.line}, {"character", p.character}}; }
-void from_json(const json &j, Position &p) {
-  p.line = j.at("line").get<int>();
-  p.character = j.at("character").get<int>();
-  if (p.line < 0) p.line = 0;
-  if (p.character < 0) p.character = 0;
-}
 void to_json(json &j, const Range &r) { j = json{{"start", r.start}, {"end", r.end}}; }
-void from_json(const json &j, Range &r) {
-  r.start = j.at("start").get<Position>();
-  r.end = j.at("end").get<Position>();
-}
 void to_json(json &j, const Location &l) { j = json{{"uri", l.uri}, {"range", l.range}}; }
 void to_json(json &j, const TextEdit &e) { j = json{{"range", e.range}, {"newText", e.newText}}; }
-
-void from_json(const json &j, TextDocumentContentChange &c) {
-  c.text = j.at("text").get<std::string>();
-  if (j.contains("range") && !j["range"].is_null()) c.range = j["range"].get<Range>();
-}
 
 void to_json(json &j, const Diagnostic &d) {
   j = json{{"range", d.range}, {"severity", int(d.severity)}, {"source", d.source}, {"message", d.message}};

@@ -1,9 +1,10 @@
 /** \file
  * The subset of the Language Server Protocol 3.17 that mdh-lsp speaks, as
- * plain C++ structs, plus their JSON conversions.
+ * plain C++ structs, plus their JSON form (to_json; what clients send is
+ * read by RequestParams.h, which names a malformed parameter).
  *
  * MdhServer (the language logic) fills these structs and never sees JSON;
- * LspServer (the transport side) converts them with toJson/fromJson.
+ * LspServer (the transport side) converts them.
  * Invariants: positions are LSP positions, i.e. 0-based lines and UTF-16
  * code units within the line (the protocol's default `positionEncoding`);
  * every enum value is the number the specification assigns.
@@ -190,12 +191,9 @@ const std::vector<std::string> &semanticTokenModifiers();
 
 // ---- JSON conversions (nlohmann ADL hooks) ----------------------------------------------------
 void to_json(json &j, const Position &p);
-void from_json(const json &j, Position &p);
 void to_json(json &j, const Range &r);
-void from_json(const json &j, Range &r);
 void to_json(json &j, const Location &l);
 void to_json(json &j, const TextEdit &e);
-void from_json(const json &j, TextDocumentContentChange &c);
 void to_json(json &j, const Diagnostic &d);
 void to_json(json &j, const Hover &h);
 void to_json(json &j, const DocumentSymbol &s);

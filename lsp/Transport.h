@@ -2,12 +2,17 @@
  * JSON-RPC 2.0 framing over a pair of file descriptors (stdin/stdout for
  * mdh-lsp): `Content-Length: N\r\n\r\n<N bytes of JSON>`.
  *
+ * Header lines may end with CRLF, as the specification says, or with LF
+ * alone, as hand-written input does.
+ *
  * The transport knows nothing about LSP methods.  Invariants: read() never
- * throws and always makes progress: a frame with a bad header is skipped
- * (reported as Malformed), a body that is not JSON is reported as Malformed
- * with its text, and end of input is Eof; send() writes one whole frame per
- * message.  The transport owns only its read buffer, so several transports
- * (for example in tests) can coexist.
+ * throws and always makes progress; end of input is Eof.  A broken frame
+ * (a bad or missing Content-Length, a body that is not JSON, a length that
+ * announces more or fewer bytes than the message has) is reported once as
+ * Malformed, and the stream resynchronises on the next `Content-Length:`
+ * line, so one bad message never costs the ones after it.  send() writes one
+ * whole frame per message.  The transport owns only its read buffer, so
+ * several transports (for example in tests) can coexist.
  */
 #pragma once
 
@@ -37,8 +42,16 @@ private:
   int in_, out_;
   std::string buf_;
   bool eof_ = false;
+  /// The previous read reported a broken frame; what follows may be its rest.
+  bool afterBrokenFrame_ = false;
   /// Reads more bytes into buf_; false at end of input.
   bool fill();
+  /// After a broken frame: keeps a new frame that starts right away, or drops
+  /// junk up to the next whole Content-Length line (quietly: the frame was
+  /// reported already).  False at end of input.
+  bool skipRestOfBrokenFrame();
+  /// Reports a bad header block of `headerSize` bytes and drops it.
+  ReadResult brokenHeader(const std::string &what, size_t headerSize, std::string &error);
 };
 
 } // namespace mdh::lsp

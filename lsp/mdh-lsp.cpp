@@ -7,8 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <unistd.h>
@@ -30,13 +32,20 @@ int main(int argc, char **argv) {
   if (int rc = mdh::parseCommandLine(app, argc, argv); rc >= 0) return rc;
   std::signal(SIGPIPE, SIG_IGN); // a vanished client must not kill us mid-write
 
-  MdhServer server(opts);
-  Transport transport(STDIN_FILENO, STDOUT_FILENO);
-  LspServer lsp(server, [&](const json &m) { transport.send(m); });
+  // Opened before anything else: an editor that asked for a log shows this
+  // message in its server log, which beats a log that silently never appears.
   std::unique_ptr<std::ofstream> log;
   if (!logFile.empty()) {
     log = std::make_unique<std::ofstream>(logFile, std::ios::app);
-    lsp.setLog([&](const std::string &line) { *log << line << std::endl; });
+    if (!*log) {
+      std::fprintf(stderr, "mdh-lsp: cannot open the log file `%s` for appending: %s\n", logFile.c_str(),
+                   std::strerror(errno));
+      return 1;
+    }
   }
+  MdhServer server(opts);
+  Transport transport(STDIN_FILENO, STDOUT_FILENO);
+  LspServer lsp(server, [&](const json &m) { transport.send(m); });
+  if (log) lsp.setLog([&](const std::string &line) { *log << line << std::endl; });
   return lsp.run(transport);
 }

@@ -122,3 +122,74 @@ TEST_CASE("JSON-RPC framing: whole messages, junk reported, end of input") {
   CHECK(t.read(m, err) == Transport::ReadResult::Eof);
   close(fds[0]);
 }
+
+namespace {
+/// Feeds `input` to a Transport and lists what read() returns until the end:
+/// the `id` of each message, `bad` for each Malformed report, then `eof`.
+std::vector<std::string> framesOf(const std::string &input) {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  REQUIRE(write(fds[1], input.data(), input.size()) == ssize_t(input.size()));
+  close(fds[1]);
+  Transport t(fds[0], -1);
+  std::vector<std::string> out;
+  for (;;) {
+    nlohmann::json m;
+    std::string err;
+    auto r = t.read(m, err);
+    if (r == Transport::ReadResult::Eof) break;
+    out.push_back(r == Transport::ReadResult::Malformed ? "bad" : m.value("id", nlohmann::json("-")).dump());
+    if (out.size() > 20) break;
+  }
+  out.push_back("eof");
+  close(fds[0]);
+  return out;
+}
+
+std::string frame(int id) {
+  std::string body = "{\"jsonrpc\":\"2.0\",\"id\":" + std::to_string(id) + ",\"method\":\"shutdown\"}";
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+std::string withLength(const std::string &length, int id) {
+  std::string f = frame(id);
+  return "Content-Length: " + length + f.substr(f.find("\r\n"));
+}
+} // namespace
+
+TEST_CASE("JSON-RPC framing: a bad Content-Length costs its own message only, reported once") {
+  using V = std::vector<std::string>;
+  const std::string next = frame(2) + frame(3);
+  CHECK(framesOf(withLength("5", 1) + next) == V{"bad", "2", "3", "eof"});    // too small
+  CHECK(framesOf(withLength("500", 1) + next) == V{"bad", "2", "3", "eof"});  // too large
+  CHECK(framesOf(withLength("abc", 1) + next) == V{"bad", "2", "3", "eof"});  // not a number
+  CHECK(framesOf(withLength("-5", 1) + next) == V{"bad", "2", "3", "eof"});   // negative
+  CHECK(framesOf(withLength("", 1) + next) == V{"bad", "2", "3", "eof"});     // empty
+  CHECK(framesOf(withLength("99999999999", 1) + next) == V{"bad", "2", "3", "eof"}); // over the limit
+  CHECK(framesOf("junk before the first header" + next) == V{"bad", "2", "3", "eof"});
+  CHECK(framesOf(frame(1) + "}}junk between messages" + next) == V{"1", "bad", "2", "3", "eof"});
+}
+
+TEST_CASE("JSON-RPC framing: LF-only header lines are accepted") {
+  using V = std::vector<std::string>;
+  CHECK(framesOf("Content-Length: 2\n\n{}" + frame(2)) == V{"\"-\"", "2", "eof"});
+  CHECK(framesOf("Content-Type: x\nContent-Length: 2\r\n\n{}" + frame(2)) == V{"\"-\"", "2", "eof"});
+}
+
+TEST_CASE("JSON-RPC framing: a too large Content-Length does not wait for bytes that never come") {
+  // The writing end stays open: the transport must not block once the next header has arrived.
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  std::string input = withLength("100000", 1) + frame(2);
+  REQUIRE(write(fds[1], input.data(), input.size()) == ssize_t(input.size()));
+  Transport t(fds[0], -1);
+  nlohmann::json m;
+  std::string err;
+  CHECK(t.read(m, err) == Transport::ReadResult::Malformed);
+  CHECK(err.find("does not match") != std::string::npos);
+  REQUIRE(t.read(m, err) == Transport::ReadResult::Message);
+  CHECK(m["id"] == 2);
+  close(fds[1]);
+  CHECK(t.read(m, err) == Transport::ReadResult::Eof);
+  close(fds[0]);
+}
