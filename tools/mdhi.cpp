@@ -34,6 +34,7 @@ int repl(interp::Session &session, bool interactive) {
     return repl.hadErrors() ? 1 : 0;
   }
   fmt::print("mdhi {} — the MDH reference interpreter. `:help` lists the commands, `:quit` leaves.\n", MDH_VERSION);
+  repl.interruptRunsOnCtrlC();
   interp::LineEditor editor("mdhi", historyPath(),
                             [&](const std::string &before, size_t &start) { return repl.complete(before, start); });
   std::string line;

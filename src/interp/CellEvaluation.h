@@ -37,8 +37,9 @@ public:
     uint64_t applications = 0;
   };
 
-  CellEvaluator(const PreparedProgram &prog, const InputView<D> &input, const ProgramShapes &shapes, bool trapOverflow)
-      : prog_(prog), shapes_(shapes), hom_(prog, input, trapOverflow), out_(prog, shapes, false) {}
+  CellEvaluator(const PreparedProgram &prog, const InputView<D> &input, const ProgramShapes &shapes, bool trapOverflow,
+                InterruptCheck interrupted = nullptr)
+      : prog_(prog), shapes_(shapes), hom_(prog, input, trapOverflow, interrupted), out_(prog, shapes, false) {}
 
   Result evaluate(const CellRef &cell) {
     const hl::Program &p = prog_.program();

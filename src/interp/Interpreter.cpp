@@ -61,7 +61,7 @@ RunResult evaluate(const hl::Program &prog, const data::BufferSet &inputs, const
   std::vector<const data::BufferData *> buffers = checkInputs(prog, r.shapes, inputs);
   PreparedProgram prepared(prog);
   InputView<Native> input(prog, buffers, r.shapes);
-  MdHomEvaluator<Native> hom(prepared, input, opts.trapOverflow);
+  MdHomEvaluator<Native> hom(prepared, input, opts.trapOverflow, opts.interrupted);
   MDA<Scalar> result = hom.evaluate(fullIndexSets(r.shapes));
   r.applications = hom.applications();
 
@@ -92,7 +92,7 @@ std::vector<CellValue> evaluateCells(const hl::Program &prog, const data::Buffer
   std::vector<const data::BufferData *> buffers = checkInputs(prog, shapes, inputs);
   PreparedProgram prepared(prog);
   InputView<Native> input(prog, buffers, shapes);
-  CellEvaluator<Native> evaluator(prepared, input, shapes, opts.trapOverflow);
+  CellEvaluator<Native> evaluator(prepared, input, shapes, opts.trapOverflow, opts.interrupted);
   std::vector<CellValue> out;
   for (const auto &c : cells) {
     auto v = evaluator.evaluate(c);

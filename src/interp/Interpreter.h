@@ -21,6 +21,7 @@
 #include "data/BufferData.h"
 #include "hl/HLIR.h"
 #include "interp/ProgramShapes.h"
+#include "interp/RuntimeError.h"
 
 #include <cstdint>
 #include <map>
@@ -33,6 +34,7 @@ struct EvalOptions {
   bool trapOverflow = false;   ///< integer overflow is an error (E0902) instead of wrapping
   bool allowUndefined = false; ///< ⊥ output cells are not an error (E0903); see RunResult::defined
   std::map<std::string, int64_t> runtimeSizes; ///< explicit values of `*` sizes
+  InterruptCheck interrupted = nullptr; ///< polled now and then; true stops with EvaluationInterrupted
 };
 
 struct RunResult {

@@ -49,8 +49,9 @@ public:
   using Block = MdaBlock<Value>;
   using CO = hl::CombineOperator::Kind;
 
-  MdHomEvaluator(const PreparedProgram &prog, const InputView<D> &input, bool trapOverflow)
-      : prog_(prog), input_(input), scalar_(trapOverflow, *this), D_(prog.dims()) {
+  MdHomEvaluator(const PreparedProgram &prog, const InputView<D> &input, bool trapOverflow,
+                 InterruptCheck interrupted = nullptr)
+      : prog_(prog), input_(input), scalar_(trapOverflow, *this), D_(prog.dims()), interrupted_(interrupted) {
     for (const PreparedFunction *fn : prog.topLevelFunctions()) scalar_.reserve(*fn);
     const hl::Program &p = prog.program();
     indexParams_ = p.usesIndices ? uint32_t(D_) : 0;
@@ -113,6 +114,7 @@ private:
   std::vector<MDA<Value>> scratch_;
   std::vector<int64_t> index_; ///< i1..iD of the current prefix
   uint64_t applications_ = 0;
+  InterruptCheck interrupted_;
   Phase phase_ = Phase::Idle;
   size_t combineDim_ = 0;
 
@@ -166,7 +168,8 @@ private:
     phase_ = Phase::ScalarFunction;
     scalar_.run(prog_.scalarFunction(), element);
     if constexpr (D::kCountsTerms) D::setTerms(element[termsLeaf()], 1);
-    ++applications_;
+    // Every combine step follows an application, so polling here bounds the wait for a stop.
+    if ((++applications_ & 0x3fff) == 0 && interrupted_ && interrupted_()) throw EvaluationInterrupted();
   }
 
   /// Point-wise: acc[…,0,…] := acc[…,0,…] ⊕ next[…,0,…] over every element of dimensions d+1..D.

@@ -73,7 +73,7 @@ std::vector<PreciseCell> evaluatePrecise(const hl::Program &prog, const data::Bu
   std::vector<PreciseCell> out;
 
   if (!cells.empty()) {
-    CellEvaluator<Precise> evaluator(prepared, input, shapes, opts.trapOverflow);
+    CellEvaluator<Precise> evaluator(prepared, input, shapes, opts.trapOverflow, opts.interrupted);
     for (const auto &ref : cells) {
       auto r = evaluator.evaluate(ref);
       PreciseCell c;
@@ -86,7 +86,7 @@ std::vector<PreciseCell> evaluatePrecise(const hl::Program &prog, const data::Bu
   }
 
   // Every cell: evaluate once, then read each cell through the output view.
-  MdHomEvaluator<Precise> hom(prepared, input, opts.trapOverflow);
+  MdHomEvaluator<Precise> hom(prepared, input, opts.trapOverflow, opts.interrupted);
   std::vector<IndexRange> sets;
   for (int64_t n : shapes.sizes) sets.push_back({0, n});
   MDA<PreciseValue> result = hom.evaluate(sets);

@@ -3,6 +3,8 @@
  */
 #include "interp/Repl.h"
 
+#include "tune/Interrupt.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -55,8 +57,10 @@ const CommandInfo *resolve(const std::string &word) {
   return nullptr;
 }
 
-/// Declarations are complete when brackets balance and the text ends with `;` or `}`.
-bool declarationsComplete(const std::string &text) {
+/// Whether pending declarations are ready for the parser: their brackets
+/// balance and the text ends with `;` or `}` — or a closing bracket has no
+/// opening one, which no further line can mend (the parser reports it).
+bool readyToSubmit(const std::string &text) {
   int depth = 0;
   char last = 0;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -72,10 +76,10 @@ bool declarationsComplete(const std::string &text) {
       continue;
     }
     if (c == '(' || c == '{' || c == '[') ++depth;
-    if (c == ')' || c == '}' || c == ']') --depth;
+    if ((c == ')' || c == '}' || c == ']') && --depth < 0) return true;
     if (!std::isspace(static_cast<unsigned char>(c))) last = c;
   }
-  return depth <= 0 && (last == ';' || last == '}');
+  return depth == 0 && (last == ';' || last == '}');
 }
 
 const char *kRunOptions[] = {"--entry", "--set", "--in", "--out", "--seed", "--allow-undefined", "--trap-overflow",
@@ -119,7 +123,8 @@ std::string Repl::helpText() {
   s += R"(
 Anything else is read as .mdh declarations, which may span several lines
 (collected until the brackets balance and the text ends with `;` or `}`;
-or between `:{` and `:}`). A bare entry name runs it.
+or between `:{` and `:}`); an empty line or a command submits them early.
+A bare entry name runs it. Ctrl-C stops a run and keeps the session.
 
 Run options (`:run ENTRY ...` and `mdhi run FILE --entry ENTRY ...`):
   --set T=f32,I=4    meta-parameters, and values of run-time (`*`) sizes
@@ -148,6 +153,10 @@ bool Repl::feed(const std::string &rawLine) {
     }
     return true;
   }
+  if (!pending_.empty() && (t.empty() || t[0] == ':')) {
+    submit(); // an empty line or a command ends the pending declarations
+    if (t.empty()) return true;
+  }
   if (pending_.empty()) {
     if (t.empty() || t.compare(0, 2, "--") == 0 || t.compare(0, 2, "//") == 0) return true;
     if (t == ":{") {
@@ -159,15 +168,12 @@ bool Repl::feed(const std::string &rawLine) {
       RunRequest r = session_.defaults();
       r.sets.clear();
       r.entry = t;
-      note(session_.run(r));
+      note(run(r));
       return true;
     }
-  } else if (t.empty()) { // an empty line submits what is pending
-    submit();
-    return true;
   }
   pending_ += line + "\n";
-  if (declarationsComplete(pending_)) submit();
+  if (readyToSubmit(pending_)) submit();
   return true;
 }
 
@@ -251,6 +257,14 @@ bool Repl::runCommand(const std::vector<std::string> &args) {
     fmt::print(err_, "error: {}\n", e.what());
     return false;
   }
+  return run(r);
+}
+
+bool Repl::run(RunRequest r) {
+  if (!ctrlCStopsRuns_) return session_.run(r);
+  // While the guard lives SIGINT only sets a flag, which the evaluation polls.
+  tune::InterruptGuard guard(tune::InterruptGuard::Signals::CtrlC);
+  r.interrupted = &tune::interruptRequested;
   return session_.run(r);
 }
 

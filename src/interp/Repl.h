@@ -9,9 +9,15 @@
  * ties go to the earlier command in that list, as in GHCi: `:r` is
  * `:reload`, `:ru` is `:run`), a bare entry name (short for `:run NAME`), or
  * declarations, which may span lines: input is collected until brackets
- * balance and it ends with `;` or `}` (or inside `:{` … `:}`; an empty line
- * submits what is pending).  Invariant: no input ends the loop except
- * `:quit` (or end of input); errors are reported and remembered (hadErrors).
+ * balance and it ends with `;` or `}` (or inside `:{` … `:}`).  What is
+ * pending is submitted early by an empty line, by a command (outside
+ * `:{` … `:}` a line starting with `:` is never declaration text), and by a
+ * closing bracket without an opening one, which no later line can balance.
+ * Invariant: no input ends the loop except `:quit` (or end of input);
+ * errors are reported and remembered (hadErrors).
+ *
+ * On a terminal, Ctrl-C during a run stops the evaluation and keeps the
+ * session (interruptRunsOnCtrlC; a script is stopped by Ctrl-C as usual).
  */
 #pragma once
 
@@ -34,6 +40,8 @@ public:
   /// Candidates for the word that ends at the cursor; `wordStart` is where it begins.
   std::vector<std::string> complete(const std::string &beforeCursor, size_t &wordStart) const;
   bool hadErrors() const { return hadErrors_; }
+  /// From now on Ctrl-C during a run stops that run instead of the program.
+  void interruptRunsOnCtrlC() { ctrlCStopsRuns_ = true; }
 
   static std::string helpText();
 
@@ -43,11 +51,14 @@ private:
   std::string pending_;
   bool inBlock_ = false;
   bool hadErrors_ = false;
+  bool ctrlCStopsRuns_ = false;
 
   bool command(const std::string &line);
   void submit();
   void note(bool ok) { hadErrors_ |= !ok; }
   bool runCommand(const std::vector<std::string> &args);
+  /// Runs through the session, stoppable by Ctrl-C when ctrlCStopsRuns_.
+  bool run(RunRequest r);
   bool setCommand(const std::vector<std::string> &args);
   bool unsetCommand(const std::vector<std::string> &args);
   void showSettings() const;

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "interp/RuntimeError.h"
 #include "support/CliChecks.h"
 
 #include <CLI/CLI.hpp>
@@ -28,6 +29,7 @@ struct RunRequest {
   bool quiet = false;               ///< do not print the results
   std::string cells;                ///< `w[3];w[5]`: evaluate only these cells
   size_t printLimit = 400;          ///< buffers with more cells are summarised
+  InterruptCheck interrupted = nullptr; ///< not an option: the REPL's Ctrl-C (EvalOptions::interrupted)
 };
 
 inline void addRunOptions(CLI::App &app, RunRequest &r) {

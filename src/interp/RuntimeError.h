@@ -28,6 +28,15 @@ inline constexpr const char *kMissingData = "E0907";
 inline constexpr const char *kBadCell = "E0908";
 } // namespace codes
 
+/// Polled during an evaluation; true asks it to stop (the REPL's Ctrl-C).
+using InterruptCheck = bool (*)();
+
+/// Thrown when an InterruptCheck asked an evaluation to stop: not an error of
+/// the program, so it carries no code.
+struct EvaluationInterrupted : std::runtime_error {
+  EvaluationInterrupted() : std::runtime_error("interrupted") {}
+};
+
 struct RuntimeError : std::runtime_error {
   RuntimeError(std::string code, std::string message, SourceRange range = {}, std::string hint = {})
       : std::runtime_error(message), code(std::move(code)), range(range), hint(std::move(hint)) {}

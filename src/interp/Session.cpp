@@ -157,6 +157,8 @@ bool Session::run(const RunRequest &r) {
     else error(e.what());
   } catch (const data::DataError &e) {
     error(e.what());
+  } catch (const EvaluationInterrupted &) {
+    error("interrupted; the run's results are discarded");
   } catch (const std::bad_alloc &) {
     error("out of memory: the buffers of this run do not fit (try --cells to evaluate single cells)");
   } catch (const std::exception &e) {
@@ -288,6 +290,7 @@ bool Session::runChecked(const RunRequest &r) {
   eo.trapOverflow = r.trapOverflow;
   eo.allowUndefined = r.allowUndefined;
   eo.runtimeSizes = runtimeSizes;
+  eo.interrupted = r.interrupted;
   ProgramShapes shapes = resolveShapes(*prog, shapesOf(inputs), runtimeSizes);
   std::vector<std::string> randomOnes;
   for (size_t b = 0; b < prog->inputs.size(); ++b) {

@@ -91,6 +91,32 @@ else
   echo "ok:   :q ends the session"
 fi
 [ "$rc" -eq 1 ] && echo "ok:   exit status 1 after errors in a script" || { echo "FAIL: exit status $rc"; failures=$((failures + 1)); }
+
+# Brackets that can never balance are submitted at once, and a command is
+# never taken as declaration text: it submits what is pending first.
+stray=$("$MDHI" matvec.mdh 2>&1 <<'SCRIPT'
+)
+:type matvec
+fn unfinished(x: i32) -> i32 {
+:type matvec
+:quit
+:type matvec
+SCRIPT
+)
+stray_rc=$?
+if [ "$(grep -c '^mdh matvec<T: type' <<<"$stray")" -eq 2 ]; then
+  echo "ok:   commands after a stray \`)\` and after an unfinished declaration run; :quit still ends the session"
+else
+  echo "FAIL: commands after a stray \`)\` or an unfinished declaration (want :type twice, not after :quit)"
+  failures=$((failures + 1))
+fi
+if [ "$(grep -c 'error\[E0001\]' <<<"$stray")" -ge 2 ] && [ "$stray_rc" -eq 1 ]; then
+  echo "ok:   the stray \`)\` and the unfinished declaration are reported (exit status 1)"
+else
+  echo "FAIL: the stray \`)\` and the unfinished declaration were not both reported (exit status $stray_rc)"
+  failures=$((failures + 1))
+fi
+if [ "$failures" -ne 0 ]; then echo "---- transcript of the stray-bracket script ----"; echo "$stray"; fi
 if [ "$failures" -ne 0 ]; then
   echo "---- transcript ----"; echo "$out"; echo "$failures failure(s)"; exit 1
 fi

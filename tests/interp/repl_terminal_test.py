@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 import pexpect
 
@@ -62,6 +63,35 @@ step(":quit ends the session", ":q", pexpect.EOF)
 child.close()
 if child.exitstatus != 0:
     failures.append("exit status %s" % child.exitstatus)
+
+# Ctrl-C during a run stops the evaluation and keeps the session (1000^3
+# applications would take the interpreter minutes).
+shutil.copy(os.path.join(src, "examples", "matmul.mdh"), home)
+child = pexpect.spawn(mdhi, ["matmul.mdh"], cwd=home, env=env, encoding="utf-8", dimensions=(40, 200))
+child.expect(PROMPT, timeout=20)
+child.sendline(":run matmul --set T=f32,I=1000,J=1000,K=1000")
+child.expect(r"note: random inputs", timeout=20)
+time.sleep(0.5)  # the evaluation is under way
+child.sendintr()
+try:
+    child.expect(r"error: interrupted", timeout=20)
+    child.expect(PROMPT, timeout=20)
+    print("ok:   Ctrl-C during a run stops it and keeps the session")
+except (pexpect.TIMEOUT, pexpect.EOF):
+    failures.append("Ctrl-C during a run")
+    print("FAIL: Ctrl-C during a run -- got", repr(child.before[-600:]), "signal", child.signalstatus)
+if child.isalive():
+    step("the session answers after an interrupted run", ":t matmul", r"mdh matmul<T: type")
+    child.expect(PROMPT)
+    step("the next run is not interrupted", ":run matmul --set T=i32,I=2,J=2,K=2", r"C: i32\[2, 2\]")
+    child.expect(PROMPT)
+    child.send("abandoned again")
+    child.sendintr()
+    step("Ctrl-C at the prompt still discards the line", "", PROMPT, keys=True)
+    step(":quit ends the session after an interrupted run", ":q", pexpect.EOF)
+    child.close()
+    if child.exitstatus != 0:
+        failures.append("exit status %s after an interrupted run" % child.exitstatus)
 
 history = os.path.join(home, ".mdhi_history")
 # libedit writes spaces as \\040
