@@ -187,6 +187,7 @@ std::unique_ptr<ast::Decl> copyDecl(const ast::Decl &d, const RangeShift &s) {
     for (const auto &p : f.params) o->params.push_back({copy(p.name, s), copy(p.type, s), s(p.range)});
     if (f.result) o->result = copy(*f.result, s);
     o->exprBody = f.exprBody;
+    o->bodyMissing = f.bodyMissing;
     o->body = copy(f.body, s);
     return o;
   }

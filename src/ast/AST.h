@@ -215,6 +215,9 @@ struct FnDecl : Decl {
   std::vector<Param> params;
   std::optional<TypeRef> result;
   bool exprBody = false;         ///< `= expr;` form: body holds one Return
+  /// A syntax error cut the declaration off before its body (`fn f(` at the
+  /// end of a file): sema says nothing about the missing body or result.
+  bool bodyMissing = false;
   std::vector<StmtPtr> body;
   bool hasAttribute(const std::string &a) const;
 };

@@ -7,6 +7,8 @@
  */
 #include "parse/Parser.h"
 
+#include "parse/NestingCheck.h"
+
 #include "MDHLexer.h"
 #include "MDHParser.h"
 #include "antlr4-runtime.h"
@@ -298,6 +300,8 @@ private:
       ret->value = expr(c->expr());
       ret->range = ret->value->range;
       fn->body.push_back(std::move(ret));
+    } else {
+      fn->bodyMissing = true; // the syntax error that cut it off is reported
     }
     return fn;
   }
@@ -398,7 +402,10 @@ private:
     auto s = std::make_unique<ast::SizeExpr>();
     if (!c) return s;
     s->range = range(c);
-    if (depth > kMaxExprDepth) return s;
+    if (depth > kMaxExprDepth) {
+      reportTooDeep(s->range, "compute the size, or pass part of it as a size meta-parameter");
+      return s;
+    }
     if (auto *i = dynamic_cast<P::SizeIntContext *>(c)) {
       s->kind = ast::SizeExpr::Kind::Int;
       s->value = parseSizeInt(i->INT());
@@ -428,7 +435,7 @@ private:
     const std::string text = n->getText();
     errno = 0;
     unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-    if (errno == ERANGE || v > (1ull << 62)) {
+    if (errno == ERANGE || v >= (1ull << 62)) {
       diags_.error("E0005", range(n), fmt::format("size `{}` is too large", text), "sizes must be below 2^62");
       return 1;
     }
@@ -581,6 +588,14 @@ private:
     return s;
   }
 
+  /// E0008, once per file: the node at `r` is dropped (an Error node), and
+  /// the error keeps every command, the formatter included, from using the tree.
+  void reportTooDeep(SourceRange r, const char *hint) {
+    if (reportedDepth_) return;
+    reportedDepth_ = true;
+    diags_.error("E0008", r, "expression is nested too deeply", hint);
+  }
+
   ast::ExprPtr errorExpr(SourceRange r) {
     auto e = std::make_unique<ast::Expr>();
     e->kind = ast::Expr::Kind::Error;
@@ -593,9 +608,7 @@ private:
     auto e = std::make_unique<ast::Expr>();
     e->range = range(c);
     if (depth > kMaxExprDepth) {
-      if (!reportedDepth_)
-        diags_.error("E0008", e->range, "expression is nested too deeply", "split it with `let` bindings");
-      reportedDepth_ = true;
+      reportTooDeep(e->range, "split it with `let` bindings");
       return e;
     }
     using K = ast::Expr::Kind;
@@ -678,28 +691,6 @@ private:
     return B::Add;
   }
 };
-
-/// Rejects input whose nesting would overflow the recursive-descent parser's
-/// stack before ANTLR sees it.
-bool checkNesting(antlr4::CommonTokenStream &tokens, FileId file, DiagnosticEngine &diags, int limit) {
-  int depth = 0, prefixRun = 0, conditionals = 0;
-  for (antlr4::Token *t : tokens.getTokens()) {
-    if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
-    const std::string text = t->getType() == antlr4::Token::EOF ? "" : t->getText();
-    if (text == "(" || text == "[" || text == "{") ++depth;
-    else if (text == ")" || text == "]" || text == "}") depth = std::max(0, depth - 1);
-    if (text == "-" || text == "!" || text == "~") ++prefixRun; else prefixRun = 0;
-    if (text == "?") ++conditionals;
-    if (text == ";") conditionals = 0;
-    if (depth > limit || prefixRun > limit || conditionals > limit) {
-      SourceRange r{file, uint32_t(t->getStartIndex()), uint32_t(t->getStopIndex() + 1)};
-      diags.error("E0008", r, fmt::format("program is nested more than {} levels deep", limit),
-                  "split deeply nested expressions with `let` bindings");
-      return false;
-    }
-  }
-  return true;
-}
 
 } // namespace
 

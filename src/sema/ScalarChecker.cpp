@@ -101,6 +101,8 @@ public:
         I.error("E0304", fn.result->range, "a scalar function must return a value, not `()`");
         out.result = Type::error(); // no follow-on mismatch with the returned values
       }
+    } else if (fn.bodyMissing) {
+      out.result = Type::error(); // unknown: no follow-on errors where it is used
     } else if (!fn.exprBody) {
       I.error("E0305", fn.name.range, fmt::format("function `{}` has a block body but no result type", fn.name.name),
               "add `-> T` after the parameter list");
@@ -111,7 +113,7 @@ public:
     if (!fn.body.empty() && !returns(fn.body)) {
       I.error("E0306", fn.name.range, fmt::format("function `{}` may end without returning a value", fn.name.name),
               "make every path end in `return`");
-    } else if (fn.body.empty() && !fn.name.empty()) {
+    } else if (fn.body.empty() && !fn.name.empty() && !fn.bodyMissing) {
       I.error("E0306", fn.name.range, fmt::format("function `{}` has an empty body", fn.name.name),
               "return a value, e.g. `= a * b;`");
     }
