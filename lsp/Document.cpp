@@ -4,6 +4,7 @@
 #include "Document.h"
 
 #include "Uri.h"
+#include "support/Source.h"
 
 namespace mdh::lsp {
 
@@ -13,12 +14,12 @@ Document::Document(std::string uri, std::string text, int version)
 size_t Document::byteOffset(Position p) const {
   size_t i = 0;
   for (int line = 0; line < p.line; ++line) {
-    size_t nl = text_.find('\n', i);
-    if (nl == std::string::npos) return text_.size();
-    i = nl + 1;
+    while (i < text_.size() && !lineBreakLength(text_, i)) ++i;
+    if (i >= text_.size()) return text_.size();
+    i += lineBreakLength(text_, i);
   }
   int units = 0;
-  while (i < text_.size() && text_[i] != '\n' && units < p.character) {
+  while (i < text_.size() && !lineBreakLength(text_, i) && units < p.character) {
     unsigned char c = text_[i];
     size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
     int width = len == 4 ? 2 : 1;

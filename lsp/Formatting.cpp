@@ -18,14 +18,16 @@ namespace {
 std::vector<std::string> splitLines(const std::string &s) {
   std::vector<std::string> out;
   size_t b = 0;
-  for (;;) {
-    size_t nl = s.find('\n', b);
-    if (nl == std::string::npos) {
+  for (size_t i = 0;; ++i) {
+    if (i == s.size()) {
       out.push_back(s.substr(b));
       return out;
     }
-    out.push_back(s.substr(b, nl - b + 1));
-    b = nl + 1;
+    if (size_t len = lineBreakLength(s, i)) {
+      out.push_back(s.substr(b, i + len - b));
+      i += len - 1;
+      b = i + 1;
+    }
   }
 }
 

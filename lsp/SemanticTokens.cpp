@@ -64,10 +64,9 @@ SemanticTokens computeSemanticTokens(const Analysis &a, const std::string &stdli
     // Split at line breaks; each piece is one token.
     while (begin < end) {
       uint32_t stop = begin;
-      while (stop < end && cps[stop] != U'\n') ++stop;
+      while (stop < end && !lineBreakLength(cps, stop)) ++stop;
       uint32_t len = 0;
       for (uint32_t i = begin; i < stop; ++i) len += cps[i] >= 0x10000 ? 2 : 1;
-      if (stop > begin && cps[stop - 1] == U'\r') len -= 1;
       if (len > 0) {
         Position p = a.position(a.mainFile(), begin);
         out.data.push_back(uint32_t(p.line - prevLine));

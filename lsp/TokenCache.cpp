@@ -25,12 +25,12 @@ void TokenCache::reset(const std::string &utf8Text) {
 uint32_t TokenCache::offsetOf(Position p) const {
   uint32_t i = 0;
   for (int line = 0; line < p.line; ++line) {
-    while (i < text_.size() && text_[i] != U'\n') ++i;
+    while (i < text_.size() && !lineBreakLength(text_, i)) ++i;
     if (i >= text_.size()) return uint32_t(text_.size());
-    ++i;
+    i += uint32_t(lineBreakLength(text_, i));
   }
   int units = 0;
-  while (i < text_.size() && text_[i] != U'\n') {
+  while (i < text_.size() && !lineBreakLength(text_, i)) {
     int w = text_[i] >= 0x10000 ? 2 : 1;
     if (units + w > p.character) break;
     units += w;

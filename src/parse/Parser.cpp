@@ -42,6 +42,19 @@ std::string describeToken(const antlr4::dfa::Vocabulary &voc, size_t type) {
   return voc.getDisplayName(type);
 }
 
+/// How E0002 names a stray character: quoted as written when it shows, as
+/// U+XXXX when printing it would show nothing or mislead (NUL and other
+/// control characters, unusual spaces, format characters such as U+200B or
+/// the bidirectional overrides).
+std::string strayCharacterName(const std::string &utf8) {
+  const std::u32string cps = decodeUtf8(utf8);
+  const char32_t c = cps.empty() ? 0 : cps[0];
+  const bool invisible = c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || (c >= 0x2000 && c <= 0x200F) ||
+                         (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF;
+  if (invisible) return fmt::format("U+{:04X}", uint32_t(c));
+  return "`" + utf8 + "`";
+}
+
 class ErrorListener : public antlr4::BaseErrorListener {
 public:
   ErrorListener(FileId file, DiagnosticEngine &d, int maxErrors) : file_(file), diags_(d), max_(maxErrors) {}
@@ -62,7 +75,7 @@ public:
     }
     SourceRange r = range(tok);
     if (tok->getType() == P::ERROR_CHAR) {
-      diags_.error("E0002", r, fmt::format("stray character `{}` in program", tok->getText()),
+      diags_.error("E0002", r, fmt::format("stray character {} in program", strayCharacterName(tok->getText())),
                    "remove it; identifiers are ASCII letters, digits and `_`");
       return;
     }

@@ -54,8 +54,13 @@ std::string renderSnippet(const SourceManager &sm, SourceRange r, const std::str
   const SourceFile &f = sm.file(r.file);
   LineCol b = f.lineCol(r.begin);
   LineCol e = f.lineCol(std::max(r.begin, r.end > r.begin ? r.end - 1 : r.begin));
-  std::string line = f.lineText(b.line);
-  std::u32string cps = decodeUtf8(line);
+  std::u32string cps = decodeUtf8(f.lineText(b.line));
+  // Control characters (a NUL, an escape sequence) would reach the terminal
+  // as they are: show their Unicode pictures (U+2400 ...), one column each.
+  for (char32_t &c : cps)
+    if (c < 0x20 && c != U'\t') c = 0x2400 + c;
+    else if (c == 0x7F) c = 0x2421;
+  std::string line = encodeUtf8(cps);
   if (cps.size() > 200) { // keep the snippet readable on huge lines
     cps.resize(200);
     line = encodeUtf8(cps) + " ...";

@@ -31,7 +31,14 @@ std::u32string decodeUtf8(std::string_view s) {
       unsigned char cc = s[i + k];
       if ((cc >> 6) != 0x2) ok = false; else cp = (cp << 6) | (cc & 0x3F);
     }
-    if (!ok || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) { out.push_back(0xFFFD); ++i; continue; }
+    // An overlong form (`C0 AF` for `/`) is invalid too: decoding it as ASCII
+    // would let invalid bytes act as syntax, e.g. a hidden `//`.
+    static const char32_t kSmallest[] = {0, 0x80, 0x800, 0x10000};
+    if (!ok || cp < kSmallest[extra] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
     out.push_back(cp);
     i += extra + 1;
   }
@@ -59,7 +66,10 @@ SourceFile::SourceFile(std::string path, std::string utf8Text)
     : path_(std::move(path)), utf8_(std::move(utf8Text)), text_(decodeUtf8(utf8_)) {
   lineStarts_.push_back(0);
   for (uint32_t i = 0; i < text_.size(); ++i)
-    if (text_[i] == U'\n') lineStarts_.push_back(i + 1);
+    if (size_t len = lineBreakLength(text_, i)) {
+      i += uint32_t(len - 1);
+      lineStarts_.push_back(i + 1);
+    }
 }
 
 LineCol SourceFile::lineCol(uint32_t offset) const {
@@ -89,7 +99,7 @@ uint32_t SourceFile::offsetOfUtf16(uint32_t line0, uint32_t character) const {
   if (line0 >= lineStarts_.size()) return uint32_t(text_.size());
   uint32_t i = lineStarts_[line0];
   uint32_t units = 0;
-  while (i < text_.size() && text_[i] != U'\n' && units < character) {
+  while (i < text_.size() && !lineBreakLength(text_, i) && units < character) {
     units += text_[i] >= 0x10000 ? 2 : 1;
     ++i;
   }

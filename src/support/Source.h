@@ -68,6 +68,17 @@ private:
   std::vector<std::unique_ptr<SourceFile>> files_;
 };
 
+/// Length of the line break starting at `text[i]`: 2 for `\r\n`, 1 for `\n`
+/// or a lone `\r`, 0 for anything else.  Every stage counts lines this way,
+/// as the lexer (a `//` comment ends at `\r` or `\n`) and LSP clients do.
+/// Works on UTF-8 and UTF-32 text alike.
+template <class Text> size_t lineBreakLength(const Text &text, size_t i) {
+  if (i >= text.size()) return 0;
+  if (text[i] == '\n') return 1;
+  if (text[i] != '\r') return 0;
+  return i + 1 < text.size() && text[i + 1] == '\n' ? 2 : 1;
+}
+
 /// UTF-8 <-> UTF-32 conversion; invalid bytes become U+FFFD.
 std::u32string decodeUtf8(std::string_view s);
 std::string encodeUtf8(std::u32string_view s);

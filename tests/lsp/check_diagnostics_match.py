@@ -22,6 +22,13 @@ from lspclient import Client, file_uri  # noqa: E402
 
 HEADER = re.compile(r"^(.*):(\d+):(\d+): (error|warning)(?:\[(\w+)\])?: (.*)$")
 NOWHERE = re.compile(r"^(?:<unknown>: )?(error|warning)(?:\[(\w+)\])?: (.*)$")
+# Line breaks as the LSP and every mdh tool count them: `\r\n`, `\n`, and a `\r` on its own.
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def lsp_lines(text):
+    """The lines of `text`, without their line breaks."""
+    return LINE_BREAK.split(text)
 
 
 def cli_diagnostics(mdhc, path):
@@ -50,7 +57,7 @@ def utf16_to_codepoints(line_text, units):
 
 
 def lsp_diagnostics(diags, path, text):
-    lines = text.split("\n")
+    lines = lsp_lines(text)
     out = []
     for d in diags:
         sev = {1: "error", 2: "warning"}.get(d["severity"], "note")

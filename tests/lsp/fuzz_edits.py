@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lspclient import Client, file_uri  # noqa: E402
-from check_diagnostics_match import cli_diagnostics, lsp_diagnostics  # noqa: E402
+from check_diagnostics_match import LINE_BREAK, cli_diagnostics, lsp_diagnostics, lsp_lines  # noqa: E402
 
 SNIPPETS = ["fn", "mdh", "record", "combine", "view", "import", "let", "mut", "if", "else", "return", "as",
             "md_hom", "inp_view", "out_view", "pw", "ps", "o", "∘", "→", "↦", "->", "(", ")", "{", "}", "[", "]",
@@ -54,13 +54,13 @@ def utf16_len(s):
 
 
 def offset_of(text, line, char):
-    """Python index of an LSP position, clamped like the server does."""
-    lines = text.split("\n")
-    if line >= len(lines):
+    """Python index of an LSP position, clamped like the server does (before the line break)."""
+    starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+    if line >= len(starts):
         return len(text)
-    idx = sum(len(l) + 1 for l in lines[:line])
+    idx = starts[line]
     units = 0
-    for ch in lines[line]:
+    for ch in lsp_lines(text)[line]:
         w = 2 if ord(ch) >= 0x10000 else 1
         if units + w > char:
             break
@@ -70,7 +70,7 @@ def offset_of(text, line, char):
 
 
 def random_position(rng, text, wild=False):
-    lines = text.split("\n")
+    lines = lsp_lines(text)
     line = rng.randrange(len(lines) + (3 if wild else 0))
     width = utf16_len(lines[line]) if line < len(lines) else 0
     char = rng.randrange(width + (10 if wild else 1))
@@ -84,7 +84,7 @@ def random_edit(rng, text, corpus):
     start = random_position(rng, text, wild=rng.random() < 0.1)
     end = dict(start)
     if kind < 0.4:  # delete or replace a short range
-        lines = text.split("\n")
+        lines = lsp_lines(text)
         end["line"] = min(start["line"] + (1 if rng.random() < 0.2 else 0), len(lines) + 2)
         end["character"] = start["character"] + rng.randrange(0, 12)
     if kind < 0.7:

@@ -133,3 +133,30 @@ TEST_CASE("instantiation errors name the meta-parameter") {
   CHECK(dyn->dynamicSizes == std::vector<std::string>{"I"});
   CHECK(shapeOf(dyn->inputs[0]) == std::vector<std::string>{"I", "8"});
 }
+
+TEST_CASE("a lone CR ends a line everywhere: line/column, snippets and LSP positions") {
+  SourceFile f("cr.mdh", "a\rbc\r\nd\n\re");
+  // Lines: "a" | "bc" (CRLF is one break) | "d" | "" | "e".
+  CHECK(f.lineCount() == 5);
+  CHECK(f.lineCol(2).line == 2);
+  CHECK(f.lineCol(2).column == 1);
+  CHECK(f.lineCol(6).line == 3);
+  CHECK(f.lineCol(9).line == 5);
+  CHECK(f.lineText(1) == "a");
+  CHECK(f.lineText(2) == "bc");
+  CHECK(f.lineText(4) == "");
+  CHECK(f.offsetOfUtf16(1, 99) == 4); // clamped before the CRLF, not after it
+  CHECK(f.offsetOfUtf16(0, 5) == 1);  // before the lone CR
+  CHECK(f.utf16Column(3) == 1);
+  CHECK(lineBreakLength(std::string("\r\n"), 0) == 2);
+  CHECK(lineBreakLength(std::string("\r\n"), 1) == 1);
+  CHECK(lineBreakLength(std::u32string(U"\rx"), 0) == 1);
+  CHECK(lineBreakLength(std::string("x"), 0) == 0);
+}
+
+TEST_CASE("overlong UTF-8 is invalid, not ASCII") {
+  CHECK(decodeUtf8("\xC0\xAF") == std::u32string(U"\uFFFD\uFFFD"));
+  CHECK(decodeUtf8("\xE0\x80\xAF") == std::u32string(U"\uFFFD\uFFFD\uFFFD"));
+  CHECK(decodeUtf8("\xF0\x80\x80\xAF") == std::u32string(U"\uFFFD\uFFFD\uFFFD\uFFFD"));
+  CHECK(decodeUtf8("\xC2\xA0\xE2\x88\x98\xF0\x9F\x98\x80") == std::u32string(U"\u00A0\u2218\U0001F600"));
+}
