@@ -66,57 +66,76 @@ const ast::Module *Compilation::addFile(const std::string &path) {
 
 const ast::Module *Compilation::addSource(const std::string &path, std::string text) { return load(path, std::move(text)); }
 
-const ast::Module *Compilation::load(const std::string &path, std::string text) {
+const ast::Module *Compilation::parseOnce(const std::string &path, std::string text, bool &fresh) {
   std::error_code ec;
   std::string canon = fs::weakly_canonical(path, ec).string();
   if (ec) canon = path;
-  for (size_t i = 0; i < loadedPaths_.size(); ++i)
-    if (loadedPaths_[i] == canon) return modules_[i].get();
+  fresh = false;
+  if (auto it = moduleIndexByPath_.find(canon); it != moduleIndexByPath_.end()) return modules_[it->second].get();
+  fresh = true;
   FileId id = sm_.addFile(path, std::move(text));
   auto mod = opts_.parse ? opts_.parse(sm_, id, diags_, opts_.limits) : parseModule(sm_, id, diags_, opts_.limits);
-  const ast::Module *m = mod.get();
-  loadedPaths_.push_back(canon);
+  moduleIndexByPath_.emplace(std::move(canon), modules_.size());
   modules_.push_back(std::move(mod));
-  resolveImports(*m, path);
-  return m;
+  return modules_.back().get();
 }
 
-void Compilation::resolveImports(const ast::Module &m, const std::string &fromPath) {
-  for (const auto &imp : m.imports) {
-    if (imp.path.empty()) continue;
-    bool bad = false;
-    fs::path rel;
-    for (const auto &p : imp.path) {
-      if (p.empty()) bad = true;
-      rel /= p.name;
+const ast::Module *Compilation::load(const std::string &path, std::string text) {
+  bool fresh = false;
+  const ast::Module *root = parseOnce(path, std::move(text), fresh);
+  if (!fresh) return root;
+  // The modules whose imports are being resolved, innermost last: the stack a
+  // recursive loader would use, kept on the heap (a chain of ~10,000 imports
+  // overflowed the call stack).  Modules load in the same order as before.
+  struct Pending {
+    const ast::Module *module;
+    std::string path;
+    size_t nextImport = 0;
+  };
+  std::vector<Pending> pending{{root, path}};
+  while (!pending.empty()) {
+    Pending &top = pending.back();
+    if (top.nextImport == top.module->imports.size()) {
+      pending.pop_back();
+      continue;
     }
-    if (bad) continue;
-    rel += ".mdh";
-    std::vector<fs::path> dirs;
-    dirs.push_back(fs::path(fromPath).parent_path());
-    for (const auto &d : opts_.includeDirs) dirs.emplace_back(d);
-    dirs.emplace_back(opts_.stdlibDir);
-    bool found = false;
-    for (const auto &d : dirs) {
-      fs::path cand = d.empty() ? rel : d / rel;
-      std::string text;
-      std::error_code ec;
-      if (!opts_.readFile && !fs::is_regular_file(cand, ec)) continue;
-      if (!readFile(cand.string(), text)) continue;
-      if (fs::equivalent(cand, fs::path(fromPath), ec))
-        diags_.warning("W0103", imp.range, fmt::format("module `{}` imports itself", imp.dotted()),
-                       "remove this import: a module's own declarations are always visible in it");
-      load(cand.string(), std::move(text));
-      found = true;
-      break;
-    }
-    if (!found) {
-      std::vector<std::string> searched;
-      for (const auto &d : dirs) searched.push_back(d.empty() ? "." : d.string());
-      diags_.error("E0101", imp.range, fmt::format("cannot find module `{}`", imp.dotted()),
-                   fmt::format("looked for `{}` in {}; add a directory with `-I DIR`", rel.string(), fmt::join(searched, ", ")));
-    }
+    const ast::Import &imp = top.module->imports[top.nextImport++];
+    std::optional<FoundImport> found = findImport(imp, top.path);
+    if (!found) continue;
+    const ast::Module *imported = parseOnce(found->path, std::move(found->text), fresh);
+    if (fresh) pending.push_back({imported, std::move(found->path)}); // `top` is not used after this
   }
+  return root;
+}
+
+std::optional<Compilation::FoundImport> Compilation::findImport(const ast::Import &imp, const std::string &fromPath) {
+  if (imp.path.empty()) return std::nullopt;
+  fs::path rel;
+  for (const auto &p : imp.path) {
+    if (p.empty()) return std::nullopt; // a syntax error, reported already
+    rel /= p.name;
+  }
+  rel += ".mdh";
+  std::vector<fs::path> dirs;
+  dirs.push_back(fs::path(fromPath).parent_path());
+  for (const auto &d : opts_.includeDirs) dirs.emplace_back(d);
+  dirs.emplace_back(opts_.stdlibDir);
+  for (const auto &d : dirs) {
+    fs::path cand = d.empty() ? rel : d / rel;
+    std::string text;
+    std::error_code ec;
+    if (!opts_.readFile && !fs::is_regular_file(cand, ec)) continue;
+    if (!readFile(cand.string(), text)) continue;
+    if (fs::equivalent(cand, fs::path(fromPath), ec))
+      diags_.warning("W0103", imp.range, fmt::format("module `{}` imports itself", imp.dotted()),
+                     "remove this import: a module's own declarations are always visible in it");
+    return FoundImport{cand.string(), std::move(text)};
+  }
+  std::vector<std::string> searched;
+  for (const auto &d : dirs) searched.push_back(d.empty() ? "." : d.string());
+  diags_.error("E0101", imp.range, fmt::format("cannot find module `{}`", imp.dotted()),
+               fmt::format("looked for `{}` in {}; add a directory with `-I DIR`", rel.string(), fmt::join(searched, ", ")));
+  return std::nullopt;
 }
 
 void Compilation::analyze() {

@@ -15,7 +15,9 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mdh {
@@ -59,11 +61,22 @@ private:
   DiagnosticEngine diags_;
   std::unique_ptr<Sema> sema_;
   std::vector<std::unique_ptr<ast::Module>> modules_;
-  std::vector<std::string> loadedPaths_;
+  std::unordered_map<std::string, size_t> moduleIndexByPath_; ///< canonical path -> index in modules_
   bool analyzed_ = false;
 
+  /// A file found for an import: where, and its text.
+  struct FoundImport {
+    std::string path;
+    std::string text;
+  };
+
+  /// Parses a file and everything it imports, depth first in import order;
+  /// iterative, so a long chain of imports cannot exhaust the stack.
   const ast::Module *load(const std::string &path, std::string text);
-  void resolveImports(const ast::Module &m, const std::string &fromPath);
+  /// Parses one file, unless it is loaded already (`fresh` says which).
+  const ast::Module *parseOnce(const std::string &path, std::string text, bool &fresh);
+  /// Searches the module path for an import (E0101 when nothing is found, W0103 for a self-import).
+  std::optional<FoundImport> findImport(const ast::Import &imp, const std::string &fromPath);
   bool readFile(const std::string &path, std::string &text);
 };
 
