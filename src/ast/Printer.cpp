@@ -277,12 +277,15 @@ private:
       ++next;
     }
     uint32_t line = lineOf(endOffset - 1);
-    // Only a comment with nothing but spaces before it belongs to this node:
-    // in `a: i32 } // c` or `return 1; } else { /* c */ }` it belongs to what
-    // follows the brace, and moving it inside would change the program's look.
+    // Only a comment with nothing but spaces (or the comments just taken)
+    // before it belongs to this node: in `a: i32 } // c` or
+    // `return 1; } else { /* c */ }` it belongs to what follows the brace,
+    // and moving it inside would change the program's look.
+    uint32_t from = endOffset;
     while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line &&
-           onlySpaceBetween(endOffset, m.comments[next].range.begin)) {
+           onlySpaceBetween(from, m.comments[next].range.begin)) {
       out += " " + m.comments[next].text;
+      from = m.comments[next].range.end;
       ++next;
     }
   }
