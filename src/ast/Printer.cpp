@@ -348,6 +348,8 @@ private:
         out += fmt::format("{}{}: {},", pad(1), f.name.name, printType(f.type));
         trailing(f.range.end + 1);
         out += "\n";
+        // The next field's blank-line check compares with where this one ended.
+        lastLine = lineOf(f.range.end > 0 ? f.range.end - 1 : 0);
       }
       emitCommentsBefore(r.range.end, 1, false);
       out += "}";
