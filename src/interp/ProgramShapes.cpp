@@ -4,6 +4,7 @@
 #include "interp/ProgramShapes.h"
 
 #include "interp/RuntimeError.h"
+#include "sema/BufferBytes.h"
 
 #include <fmt/format.h>
 
@@ -34,6 +35,23 @@ bool linearInOne(const SizePoly &p, std::string &x, int64_t &a, int64_t &c) {
 std::string sizesHint(const hl::Program &p, const std::string &name) {
   // A placeholder that cannot be mistaken for another size of the program.
   return fmt::format("give it with `--set {}=<extent>` (a positive integer), or supply an input whose shape depends on it", name);
+}
+
+/// E0905 for a buffer whose shape, with these run-time sizes, takes more
+/// bytes than any stage can address (sema checks static shapes: E0415).
+void requireAddressable(const std::vector<hl::Buffer> &buffers, const std::vector<std::vector<int64_t>> &shapes,
+                        const std::map<std::string, int64_t> &runtimeSizes) {
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (bufferBytes(shapes[i], buffers[i].elem.size())) continue;
+    std::vector<std::string> known;
+    for (const auto &[name, value] : runtimeSizes) known.push_back(fmt::format("{} = {}", name, value));
+    throw RuntimeError(codes::kRuntimeSize,
+                       fmt::format("buffer `{}` of shape {} and element type `{}` ({} bytes) takes more than 2^63 - 1 "
+                                   "bytes with {}",
+                                   buffers[i].name, data::shapeString(shapes[i]), buffers[i].elem.str(),
+                                   buffers[i].elem.size(), fmt::join(known, ", ")),
+                       buffers[i].range, "give smaller run-time sizes");
+  }
 }
 
 } // namespace
@@ -109,6 +127,8 @@ ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, st
     for (const auto &e : b.shape) shape.push_back(s.eval(e));
     s.outputs.push_back(shape);
   }
+  requireAddressable(p.inputs, s.inputs, s.runtimeSizes);
+  requireAddressable(p.outputs, s.outputs, s.runtimeSizes);
   return s;
 }
 

@@ -21,6 +21,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 
 namespace mdh::interp {
 
@@ -159,10 +160,12 @@ bool Session::run(const RunRequest &r) {
     error(e.what());
   } catch (const EvaluationInterrupted &) {
     error("interrupted; the run's results are discarded");
-  } catch (const std::bad_alloc &) {
-    error("out of memory: the buffers of this run do not fit (try --cells to evaluate single cells)");
   } catch (const std::exception &e) {
-    error(fmt::format("internal error: {}", e.what()));
+    // More cells than a std::vector can hold (std::length_error) is out of memory as well.
+    if (dynamic_cast<const std::bad_alloc *>(&e) || dynamic_cast<const std::length_error *>(&e))
+      error("out of memory: the buffers of this run do not fit (try --cells to evaluate single cells)");
+    else
+      error(fmt::format("internal error: {}", e.what()));
   }
   return false;
 }

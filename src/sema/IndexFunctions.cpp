@@ -8,6 +8,8 @@
  */
 #include "sema/SemaImpl.h"
 
+#include "sema/BufferBytes.h"
+
 #include <fmt/format.h>
 
 #include <numeric>
@@ -227,6 +229,23 @@ void Sema::Impl::deriveShape(hl::Buffer &b, const std::vector<SizePoly> &N, cons
     b.shape.push_back(std::move(extent));
   }
   (void)isOutput;
+}
+
+void Sema::Impl::checkBufferBytes(const hl::Buffer &b) {
+  std::vector<int64_t> shape;
+  for (const auto &extent : b.shape) {
+    auto v = extent.constantValue();
+    if (!v || extent.overflowed()) return; // symbolic: checked per instance, or at run time
+    shape.push_back(*v);
+  }
+  const size_t elemBytes = b.elem.size();
+  if (elemBytes == 0 || bufferBytes(shape, elemBytes)) return; // 0: a generic element type
+  std::vector<std::string> extents;
+  for (int64_t e : shape) extents.push_back(std::to_string(e));
+  error("E0415", b.range,
+        fmt::format("buffer `{}` of shape [{}] and element type `{}` ({} bytes) takes more than 2^63 - 1 bytes", b.name,
+                    fmt::join(extents, ", "), b.elem.str(), elemBytes),
+        "use smaller sizes or index coefficients");
 }
 
 namespace {

@@ -757,6 +757,8 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
     deriveShape(prog->outputs[b], outSizes, st.out->buffers[b], st.outEnv, true);
     checkInjective(prog->outputs[b], outSizes, prog->ops);
   }
+  for (const auto &b : prog->inputs) checkBufferBytes(b);
+  for (const auto &b : prog->outputs) checkBufferBytes(b);
   for (const auto &b : prog->inputs)
     for (const auto &a : b.accesses)
       for (const auto &ix : a.dims)

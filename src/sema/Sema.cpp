@@ -241,6 +241,10 @@ Env Sema::Impl::genericEnv(const ast::Decl &d) const {
   for (const auto &p : d.metaParams) {
     if (p.name.empty()) continue;
     if (p.kind.name == "size") env.sizes[p.name.name] = SizePoly::param(p.name.name);
+    // Named like a built-in type (E0206): an error type keeps its uses quiet,
+    // where a parameter type would print like the built-in and contradict
+    // itself ("has type `f32`, but buffer `I` holds `f32`").
+    else if (!primitiveByName(p.name.name).isError()) env.types[p.name.name] = Type::error();
     else env.types[p.name.name] = Type::paramType(p.name.name);
   }
   return env;

@@ -118,6 +118,8 @@ struct Sema::Impl {
                    std::vector<std::string> *dimNames);
   void deriveShape(hl::Buffer &b, const std::vector<SizePoly> &indexSetSizes, const ast::BufferView &view,
                    const Env &env, bool isOutput);
+  /// E0415 for a buffer whose static shape takes more bytes than any stage can address.
+  void checkBufferBytes(const hl::Buffer &b);
   void checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes,
                       const std::vector<hl::CombineOperator> &ops);
 };
