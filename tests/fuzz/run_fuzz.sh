@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the front-end fuzzer with clang (libFuzzer + ASan + UBSan) in its own
 # build directory and runs it for a bounded time on a corpus seeded with the
-# examples, the stdlib and the bad-input cases.  Exit status 0 means the run
-# ended without a finding; a finding leaves its reproducer in the build dir
-# and prints it.
+# examples, the stdlib, the bad-input cases and the formatter's golden cases.
+# Exit status 0 means the run ended without a finding; a finding leaves its
+# reproducer in the build dir and prints it.
 #   usage: run_fuzz.sh SOURCE_DIR BUILD_DIR SECONDS
 set -eu
 src=$1 build=$2 seconds=${3:-60}
@@ -20,6 +20,8 @@ corpus="$build/corpus"
 mkdir -p "$corpus" "$build/artifacts"
 cp "$src"/examples/*.mdh "$src"/stdlib/*.mdh "$corpus"/ 2>/dev/null || true
 cp "$src"/tests/diag/*.mdh "$corpus"/ 2>/dev/null || true
+# The formatter cases seed comments in awkward places (fmt must stay idempotent on them).
+cp "$src"/tests/golden/fmt_*.mdh "$corpus"/ 2>/dev/null || true
 cd "$build"
 export ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1
