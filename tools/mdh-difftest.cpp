@@ -4,17 +4,46 @@
 #include "driver/CliSupport.h"
 #include "support/CliChecks.h"
 #include "driver/Compilation.h"
+#include "ll/Config.h"
 #include "testing/DiffTest.h"
 #include "testing/ProgramGenerator.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <fmt/format.h>
+#include <unistd.h>
 
 using namespace mdh;
+
+namespace {
+
+/// Whether files can be made in `dir` (created if missing); the reason otherwise.
+bool usableDirectory(const std::string &dir, std::string &reason) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    reason = fmt::format("cannot create the directory: {}", ec.message());
+    return false;
+  }
+  if (!std::filesystem::is_directory(dir, ec)) {
+    reason = "it is not a directory";
+    return false;
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    reason = fmt::format("cannot write into it: {}", std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"mdh-difftest — generated code against the reference interpreter"};
@@ -39,7 +68,8 @@ int main(int argc, char **argv) {
   app.add_option("--timeout", timeout, "seconds one OpenMP kernel run may take (it runs in a child process; past this, a mismatch)")
       ->check(above(0));
   app.add_option("--opt", opt, "optimisation flags for the generated code");
-  app.add_option("--keep", keep, "keep the generated source in this directory");
+  app.add_option("--keep", keep, "keep the generated source in this directory (made if missing)")
+      ->check(nonEmpty("omit --keep to keep nothing"));
   app.add_flag("-v,--verbose", verbose, "print every configuration");
   app.add_option("--backend", backend, "openmp | opencl (the GPU kernels on the default OpenCL device)")
       ->check(CLI::IsMember({"openmp", "opencl"}));
@@ -48,12 +78,24 @@ int main(int argc, char **argv) {
   testing::DiffTestOptions o;
   o.randomConfigs = configs;
   for (const auto &arg : extraConfigs) {
+    // Malformed configurations are the command line's fault, found before any testing.
     std::string text, err;
-    if (!configArgumentText(arg, text, err)) {
-      fmt::print(stderr, "error: {}\n", err);
+    ll::Config parsed;
+    const bool read = configArgumentText(arg, text, err);
+    const nlohmann::json j = read ? nlohmann::json::parse(text, nullptr, false) : nlohmann::json();
+    if (read && j.is_discarded()) err = "not valid JSON";
+    if (!read || j.is_discarded() || !ll::fromJson(j, parsed, err)) {
+      fmt::print(stderr, "error: --config {}: {}\n", arg, err);
       return 2;
     }
     o.extraConfigs.push_back(text);
+  }
+  if (!keep.empty()) {
+    std::string err;
+    if (!usableDirectory(keep, err)) {
+      fmt::print(stderr, "error: --keep {}: {}\n", keep, err);
+      return 2;
+    }
   }
   o.optFlags = opt;
   o.floatTolerance = tol;
@@ -61,7 +103,7 @@ int main(int argc, char **argv) {
   o.verbose = verbose;
   o.keepDir = keep;
   o.backend = backend;
-  int programs = 0, totalConfigs = 0, failed = 0, passed = 0;
+  int programs = 0, totalConfigs = 0, failed = 0, passed = 0, unusable = 0;
   auto start = std::chrono::steady_clock::now();
   auto runOne = [&](const std::string &path, const std::string &text, const std::string &ent, const MetaSettings &settings,
                     uint64_t s, const std::string &label) {
@@ -84,23 +126,21 @@ int main(int argc, char **argv) {
       return;
     }
     o.runtimeSizes.clear();
-    for (const auto &[k, v] : runtimeSizes) {
-      const bool dynamic = std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end();
-      char *end = nullptr;
-      const long long n = std::strtoll(v.c_str(), &end, 10);
-      if (!dynamic || end == v.c_str() || *end || n < 1) {
-        fmt::print(stderr, "error: `{}={}`: {}\n", k, v,
-                   dynamic ? "a run-time size must be a positive integer"
-                           : fmt::format("`{}` is neither a meta-parameter nor a run-time size of `{}`", k, ent));
-        ++failed;
-        return;
-      }
-      o.runtimeSizes[k] = n;
+    Diagnostic problem;
+    if (!readRunTimeSizes(ent, *prog, runtimeSizes, o.runtimeSizes, problem)) {
+      fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), problem, isTerminal(stderr)));
+      ++failed;
+      return;
     }
     std::string labelWithSizes = label;
     for (const auto &[k, n] : o.runtimeSizes) labelWithSizes += fmt::format(" {}={}", k, n);
     o.seed = s;
     auto r = testing::diffTest(*prog, text.empty() ? path : "\n" + text, o);
+    if (!r.unusable.empty()) {
+      fmt::print(stderr, "error: {}: {}\n", labelWithSizes, r.unusable);
+      ++unusable;
+      return;
+    }
     ++programs;
     totalConfigs += r.configurations;
     if (r.mismatches) {
@@ -135,5 +175,5 @@ int main(int argc, char **argv) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("difftest: {} programs, {} configurations, {} failing programs, {:.1f} s\n", programs, totalConfigs, failed, secs);
   fmt::print("{} passed, {} failed\n", passed, failed);
-  return failed ? 1 : 0;
+  return failed ? 1 : unusable ? 2 : 0;
 }

@@ -22,6 +22,7 @@
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
+#include "support/InputFile.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,12 +62,19 @@ bool loadAndCheck(Compilation &comp, const Common &c) {
 }
 
 void report(Compilation &comp, const Common &c) {
-  if (c.quiet) {
-    for (const auto &d : comp.diags().all())
-      if (d.severity == Severity::Error) fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), d, isTerminal(stderr)));
-    return;
-  }
-  printDiagnostics(comp, stderr);
+  DiagnosticStyle style;
+  style.errorsOnly = c.quiet;
+  style.warningsAsErrors = c.werror;
+  printDiagnostics(comp, stderr, style);
+}
+
+/// Options given before the subcommand (`mdhc --Werror check f.mdh`, as
+/// `mdhc --help` lists them) count as if given after it.
+void inheritTopLevel(const Common &top, Common &sub) {
+  sub.files.insert(sub.files.begin(), top.files.begin(), top.files.end());
+  sub.includes.insert(sub.includes.begin(), top.includes.begin(), top.includes.end());
+  sub.werror = sub.werror || top.werror;
+  sub.quiet = sub.quiet || top.quiet;
 }
 
 CompilationOptions optionsFor(const Common &c) {
@@ -92,14 +100,15 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
   int rc = 0;
   for (const auto &file : c.files) {
     Compilation comp(optionsFor(c));
-    std::string text;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      fmt::print(stderr, "error: cannot read `{}`\n", file);
+    std::string text, reason;
+    const size_t maxCodePoints = ParseLimits{}.maxFileCodePoints;
+    const BoundedRead read = readBoundedFile(file, sourceByteLimit(maxCodePoints), text, reason);
+    if (read != BoundedRead::Complete) {
+      fmt::print(stderr, "error: cannot read `{}`: {}\n", file,
+                 read == BoundedRead::Failed ? reason : fmt::format("it is larger than the limit of {} characters (E0010)", maxCodePoints));
       rc = 1;
       continue;
     }
-    text.assign(std::istreambuf_iterator<char>(in), {});
     FileId id = comp.sources().addFile(file, text);
     auto mod = parseModule(comp.sources(), id, comp.diags());
     if (comp.diags().hasErrors()) {
@@ -117,20 +126,13 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
       }
     } else if (inPlace) {
       if (formatted == text) continue;
-      std::string tmp = file + ".mdhfmt.tmp";
-      {
-        std::ofstream o(tmp, std::ios::binary);
-        o << formatted;
-        if (!o) {
-          fmt::print(stderr, "error: cannot write `{}`\n", tmp);
-          std::remove(tmp.c_str());
-          rc = 1;
-          continue;
-        }
-      }
-      if (std::rename(tmp.c_str(), file.c_str()) != 0) {
-        fmt::print(stderr, "error: cannot replace `{}`\n", file);
-        std::remove(tmp.c_str());
+      // Like any output: through symbolic links, keeping permissions and hard links.
+      try {
+        data::AtomicFileSet files;
+        files.stage(file, std::vector<uint8_t>(formatted.begin(), formatted.end()));
+        files.commit();
+      } catch (const std::exception &e) {
+        fmt::print(stderr, "error: {}\n", e.what());
         rc = 1;
       }
     } else {
@@ -306,6 +308,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
   try {
     data::AtomicFileSet files;
+    files.protect(sourceFiles(comp), "a source file of the program");
     files.stage(outDir + "/" + kernel.name + ext, bytes(kernel.source));
     files.stage(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
     files.stage(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
@@ -374,6 +377,15 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
   tune::DriverOptions d;
   if (!tuneDriverOptions(c, entry, sets, threads, cli, cli.pinPath, d)) return 2;
   if (cli.show) return tune::showTuning(*prog, d);
+  // The result is written after the search: refuse an unusable -o first.
+  data::AtomicFileSet files;
+  files.protect(sourceFiles(comp), "a source file of the program");
+  if (!cli.out.empty()) try {
+      files.checkOutput(cli.out);
+    } catch (const std::exception &e) {
+      fmt::print(stderr, "error: -o: {}\n", e.what());
+      return 2;
+    }
   d.tune.reproducerBase = cli.out.empty() ? "mdh-tune-" + prog->instanceName : cli.out;
   std::optional<ll::Config> best;
   rc = tune::runTuning(*prog, d, best);
@@ -384,7 +396,6 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
     return rc;
   }
   try {
-    data::AtomicFileSet files;
     files.stage(cli.out, std::vector<uint8_t>(json.begin(), json.end()));
     files.commit();
   } catch (const std::exception &e) {
@@ -424,6 +435,7 @@ int tuneForCompile(const Common &c, const std::string &entry, const std::vector<
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
     data::AtomicFileSet files;
+    files.protect(sourceFiles(comp), "a source file of the program");
     files.stage(tunedPath, std::vector<uint8_t>(json.begin(), json.end()));
     files.commit();
   } catch (const std::exception &e) {
@@ -463,11 +475,15 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
   MetaSettings meta;
   std::map<std::string, std::string> sizes;
   splitRunTimeSizes(comp.sema().lookup(entry), settings, meta, sizes);
-  std::map<std::string, int64_t> given;
-  for (const auto &[k, v] : sizes) given[k] = std::atoll(v.c_str());
   auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
   if (!prog) return 1;
+  std::map<std::string, int64_t> given;
+  Diagnostic problem;
+  if (!readRunTimeSizes(entry, *prog, sizes, given, problem)) {
+    fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), problem, isTerminal(stderr)));
+    return 1;
+  }
   std::map<std::string, std::string> inFiles, outFiles;
   if (!splitAssignments(ins, inFiles) || !splitAssignments(outs, outFiles)) return 2;
   try {
@@ -489,6 +505,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
                    isNamed(prog->inputs, k) ? "; it is an input: use `--in`" : "");
         return 2;
       }
+    data::AtomicFileSet files; // checked before compiling, written after the run
+    files.protect(sourceFiles(comp), "a source file of the program");
+    for (const auto &[k, path] : outFiles) files.checkOutput(path);
     // Shapes (and run-time sizes) from the given inputs, then random data for the rest.
     interp::ProgramShapes shapes = interp::resolveShapes(*prog, interp::shapesOf(inputs), given);
     for (size_t i = 0; i < prog->inputs.size(); ++i) {
@@ -529,7 +548,6 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       fmt::print(stderr, "error: the {} kernel failed (status {})\n", backend, status);
       return 1;
     }
-    data::AtomicFileSet files;
     for (const auto &[k, path] : outFiles) files.stage(path, data::encodeBuffer(outputs.at(k)));
     files.commit();
     if (!c.quiet) // like `mdhi run -q`: results only through --out
@@ -581,7 +599,8 @@ int main(int argc, char **argv) {
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
   compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
   compileCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
-  compileCmd->add_option("-o,--output", outDir, "output directory");
+  compileCmd->add_option("-o,--output", outDir, "output directory (default: the current one)")
+      ->check(nonEmpty("omit -o for the current directory"));
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
   compileCmd->add_flag("--tune", tuneCli.compileTune, "use the best tuned configuration (tuning first while the budget lasts; --config pins)");
@@ -644,7 +663,8 @@ int main(int argc, char **argv) {
   tuneCmd->add_option("--compile-timeout", tuneCli.opts.compileTimeout,
                       "seconds a compiler may run before its candidates count as failed (default: max(15, 8x the default's compile))");
   tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
-  tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)");
+  tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)")
+      ->check(nonEmpty("omit -o to print the configuration"));
   tuneCmd->add_option("--backend", tuneCli.backend, "openmp (default) | opencl (kernels on the default OpenCL device)")
       ->check(CLI::IsMember({"openmp", "opencl"}));
 
@@ -656,6 +676,7 @@ int main(int argc, char **argv) {
   fmtCmd->add_flag("--check", fmtCheck, "exit 1 if a file is not formatted");
 
   if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
+  for (Common *sub : {&checkOpts, &compileOpts, &runOpts, &tuneOpts, &fmtOpts}) inheritTopLevel(top, *sub);
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
   // A time budget alone is not cut short by the default evaluation count.

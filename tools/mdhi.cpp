@@ -59,7 +59,8 @@ int main(int argc, char **argv) {
   app.add_option("files", files, ".mdh files to load into the interactive session");
   app.add_option("-I,--include", includes, "directory searched by `import`")->type_name("DIR")->allow_extra_args(false);
 
-  auto *run = app.add_subcommand("run", "evaluate an entry once and exit (status 1 on any error)");
+  auto *run = app.add_subcommand("run", "evaluate an entry once and exit (status 1 on an error in the program or its data, "
+                                        "2 on a malformed command line)");
   std::string runFile;
   std::vector<std::string> runIncludes;
   interp::RunRequest request;
@@ -79,7 +80,12 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (!session.load({runFile})) return 1;
-    return session.run(request) ? 0 : 1;
+    switch (session.execute(request)) {
+    case interp::RunOutcome::Done: return 0;
+    case interp::RunOutcome::Failed: return 1;
+    case interp::RunOutcome::Malformed: return 2;
+    }
+    return 1;
   }
   if (!files.empty()) session.load(files);
   return repl(session, isTerminal(stdin) && isTerminal(stdout));

@@ -1,5 +1,5 @@
 /** \file
- * Temporary-file-and-rename output writing.
+ * Temporary-file-and-rename output writing (AtomicFiles.h).
  */
 #include "data/AtomicFiles.h"
 
@@ -10,39 +10,116 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace mdh::data {
 
+namespace {
+
+/// Writes all of `bytes` to `fd` and closes it; throws DataError naming `path`.
+void writeAndClose(int fd, const std::vector<uint8_t> &bytes, const std::string &path) {
+  int err = 0;
+  for (size_t done = 0; done < bytes.size() && !err;) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno != EINTR) err = errno;
+    if (n > 0) done += size_t(n);
+  }
+  if (::close(fd) != 0 && !err) err = errno; // a full disk may show only here (NFS)
+  if (err) throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(err)));
+}
+
+/// Opens the temporary for `t` beside the file its links end at, with the
+/// permissions of the file it replaces (new files get 0666 less the umask,
+/// as the shell's `>` gives them).  Returns the descriptor, or -1 with errno.
+int createTemporary(const OutputTarget &t, size_t serial, std::string &name) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    name = fmt::format("{}.tmp.{}.{}", t.resolved, getpid(), serial + size_t(attempt) * 1000);
+    const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd >= 0 && t.kind == OutputTarget::Kind::Regular) {
+      // Owner first: changing it may clear set-id bits.  Only root may give a
+      // file away; otherwise the replacement is the user's, as `cp` makes it.
+      if (::fchown(fd, t.owner, t.group) != 0) (void)::fchown(fd, geteuid(), t.group);
+      (void)::fchmod(fd, t.mode);
+    }
+    return fd;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
+} // namespace
+
 AtomicFileSet::~AtomicFileSet() {
-  for (const auto &[tmp, target] : staged_) std::remove(tmp.c_str());
+  for (const auto &s : staged_)
+    if (!s.temporary.empty()) std::remove(s.temporary.c_str());
+}
+
+void AtomicFileSet::protect(const std::vector<std::string> &paths, const std::string &role) {
+  for (const auto &path : paths) try {
+      OutputTarget t = inspectOutputTarget(path);
+      if (t.exists()) protected_.push_back({std::move(t), role});
+    } catch (const DataError &) {
+      // A path that cannot be reached cannot be overwritten either.
+    }
+}
+
+OutputTarget AtomicFileSet::checkOutput(const std::string &path) const {
+  OutputTarget t = inspectOutputTarget(path);
+  for (const auto &s : staged_) {
+    if (s.target.path == path) throw DataError(fmt::format("`{}` is given as the output file of two buffers", path));
+    if (sameFile(s.target, t))
+      throw DataError(fmt::format("`{}` and `{}` are the same file; give each output its own file", s.target.path, path));
+  }
+  for (const auto &[file, role] : protected_)
+    if (sameFile(file, t))
+      throw DataError(fmt::format("cannot write `{}`: it is {} (`{}`); choose another output file", path, role, file.path));
+  if (t.kind == OutputTarget::Kind::Directory) throw DataError(fmt::format("cannot write `{}`: it is a directory", path));
+  if (t.kind == OutputTarget::Kind::Regular && ::access(t.resolved.c_str(), W_OK) != 0)
+    throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(errno)));
+  return t;
 }
 
 void AtomicFileSet::stage(const std::string &path, const std::vector<uint8_t> &bytes) {
-  for (const auto &[tmp, target] : staged_)
-    if (target == path) throw DataError(fmt::format("`{}` is given as the output file of two buffers", path));
-  std::string tmp = fmt::format("{}.tmp.{}.{}", path, getpid(), staged_.size());
-  FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(errno)));
-  bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok &= std::fflush(f) == 0;
-  ok &= std::fclose(f) == 0;
-  if (!ok) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(err)));
+  const OutputTarget t = checkOutput(path);
+  Staged s;
+  s.target = t;
+  s.writtenThrough = t.kind == OutputTarget::Kind::Stream || (t.kind == OutputTarget::Kind::Regular && t.links > 1);
+  if (s.writtenThrough) {
+    s.bytes = bytes;
+    staged_.push_back(std::move(s));
+    return;
   }
-  staged_.push_back({tmp, path});
+  const int fd = createTemporary(t, staged_.size(), s.temporary);
+  if (fd < 0)
+    throw DataError(fmt::format("cannot write `{}`: cannot create a temporary file beside `{}`: {}", path, t.resolved,
+                                std::strerror(errno)));
+  try {
+    writeAndClose(fd, bytes, path);
+  } catch (const DataError &) {
+    std::remove(s.temporary.c_str());
+    throw;
+  }
+  staged_.push_back(std::move(s));
 }
 
 void AtomicFileSet::commit() {
-  for (size_t i = 0; i < staged_.size(); ++i) {
-    const auto &[tmp, target] = staged_[i];
-    if (std::rename(tmp.c_str(), target.c_str()) != 0) {
-      int err = errno;
-      throw DataError(fmt::format("cannot replace `{}`: {}", target, std::strerror(err)));
-    }
-    staged_[i].first.clear(); // committed: nothing to clean up
+  for (auto &s : staged_) {
+    if (s.writtenThrough) continue;
+    if (std::rename(s.temporary.c_str(), s.target.resolved.c_str()) != 0)
+      throw DataError(fmt::format("cannot replace `{}`: {}", s.target.path, std::strerror(errno)));
+    s.temporary.clear(); // committed: nothing to clean up
+  }
+  for (const auto &s : staged_) {
+    if (!s.writtenThrough) continue;
+    // A hard-linked file is rewritten in place so that every name sees the
+    // new contents; a device or FIFO is written as it is.
+    const bool regular = s.target.kind == OutputTarget::Kind::Regular;
+    const int fd = ::open(s.target.resolved.c_str(), O_WRONLY | O_CLOEXEC | (regular ? O_TRUNC : 0));
+    if (fd < 0) throw DataError(fmt::format("cannot write `{}`: {}", s.target.path, std::strerror(errno)));
+    writeAndClose(fd, s.bytes, s.target.path);
   }
   staged_.clear();
 }

@@ -1,5 +1,6 @@
 /** \file
- * Buffer <-> `.npy` conversion with dtype checks.
+ * Buffer <-> `.npy` conversion with dtype checks (and bool values checked:
+ * bytes other than 0 and 1 are refused).
  */
 #include "data/BufferFiles.h"
 
@@ -9,6 +10,44 @@
 #include <fmt/format.h>
 
 namespace mdh::data {
+
+namespace {
+
+/// Byte offsets (and field paths, `.flag`) of the bool leaves of one element of `d`.
+void boolLeaves(const NumpyDtype &d, size_t base, const std::string &path, std::vector<std::pair<size_t, std::string>> &out) {
+  if (d.kind == NumpyDtype::Kind::Scalar && d.code == 'b') out.push_back({base, path});
+  if (d.kind == NumpyDtype::Kind::Struct)
+    for (const auto &f : d.fields) boolLeaves(f.type, base + f.offset, path + "." + f.name, out);
+}
+
+/// `[1, 2]`: the index of element `linear` of a C-order array of `shape`.
+std::string elementIndex(size_t linear, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = int64_t(linear % size_t(shape[k]));
+    linear /= size_t(shape[k]);
+  }
+  return shapeString(index);
+}
+
+/// A bool is the byte 0 or 1: the interpreter would read 2 as true, while
+/// generated code reading it as a C++ bool is undefined (they disagreed).
+void checkBools(const NpyArray &a, const NumpyDtype &dtype, const std::string &buffer, const std::string &path) {
+  std::vector<std::pair<size_t, std::string>> leaves;
+  boolLeaves(dtype, 0, "", leaves);
+  if (leaves.empty() || dtype.itemsize == 0) return;
+  const size_t count = a.data.size() / dtype.itemsize;
+  for (size_t e = 0; e < count; ++e)
+    for (const auto &[offset, field] : leaves) {
+      const uint8_t byte = a.data[e * dtype.itemsize + offset];
+      if (byte > 1)
+        throw DataError(fmt::format("input buffer `{}`: `{}` holds the byte {} at element {}{}, which is not a bool "
+                                    "(bools are stored as 0 or 1; convert with `a.astype(bool)`)",
+                                    buffer, path, byte, elementIndex(e, a.shape), field));
+    }
+}
+
+} // namespace
 
 BufferData loadBufferFile(const std::string &path, const std::string &buffer, const Type &elem) {
   NpyArray a;
@@ -23,6 +62,7 @@ BufferData loadBufferFile(const std::string &path, const std::string &buffer, co
     throw DataError(fmt::format("input buffer `{}`: `{}` has the wrong element type: expected {} ({}, dtype {}), got {} "
                                 "(dtype {}): {}",
                                 buffer, path, elem.str(), want.str(), want.descr(), a.dtype.str(), a.dtype.descr(), why));
+  checkBools(a, want, buffer, path);
   BufferData b;
   b.elem = elem;
   b.shape = std::move(a.shape);

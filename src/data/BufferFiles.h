@@ -15,7 +15,8 @@
 namespace mdh::data {
 
 /// Reads `path` as the data of buffer `buffer` with element type `elem`.
-/// Throws DataError naming the buffer, the file, the expected and the found dtype.
+/// Throws DataError naming the buffer, the file, the expected and the found
+/// dtype, or the first bool element (field) whose byte is neither 0 nor 1.
 BufferData loadBufferFile(const std::string &path, const std::string &buffer, const Type &elem);
 
 /// `.npy` bytes of a buffer.

@@ -10,13 +10,12 @@
 
 #include "data/BufferData.h"
 #include "data/DataError.h"
+#include "support/InputFile.h"
 
 #include <fmt/format.h>
 
-#include <cerrno>
+#include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 
 namespace mdh::data {
 
@@ -24,19 +23,21 @@ namespace {
 
 const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
+/// NumPy itself reads headers of at most 10000 bytes unless told otherwise.
+constexpr size_t kMaxHeaderBytes = 1 << 20;
 
 [[noreturn]] void fail(const std::string &what, const std::string &msg) {
   throw DataError(fmt::format("{}: {}", what, msg));
 }
 
-} // namespace
-
-NpyArray decodeNpy(const std::vector<uint8_t> &bytes, const std::string &what) {
+/// The length of the prologue (magic, version, header length) and the header
+/// of the file starting with `bytes`; throws for a bad magic or version.
+size_t headerEnd(const std::vector<uint8_t> &bytes, const std::string &what, size_t &headerStart) {
   if (bytes.size() < kMagicLen + 4 || std::memcmp(bytes.data(), kMagic, kMagicLen) != 0)
     fail(what, "not a NumPy .npy file (it does not start with the magic string \\x93NUMPY); "
                "save arrays with `numpy.save`");
   unsigned major = bytes[6], minor = bytes[7];
-  size_t headerLen = 0, headerStart = 0;
+  size_t headerLen = 0;
   if (major == 1) {
     headerLen = size_t(bytes[8]) | size_t(bytes[9]) << 8;
     headerStart = 10;
@@ -47,10 +48,18 @@ NpyArray decodeNpy(const std::vector<uint8_t> &bytes, const std::string &what) {
   } else {
     fail(what, fmt::format(".npy format version {}.{} is not supported (1.0, 2.0 and 3.0 are)", major, minor));
   }
-  if (headerStart + headerLen > bytes.size())
-    fail(what, fmt::format("truncated .npy header (it announces {} bytes, the file has {})", headerLen,
+  return headerStart + headerLen;
+}
+
+/// Decodes the header that `bytes` holds completely: dtype and shape of the
+/// array, its data size in `dataBytes`.
+NpyArray decodeHeader(const std::vector<uint8_t> &bytes, const std::string &what, size_t &dataStart, size_t &dataBytes) {
+  size_t headerStart = 0;
+  dataStart = headerEnd(bytes, what, headerStart);
+  if (dataStart > bytes.size())
+    fail(what, fmt::format("truncated .npy header (it announces {} bytes, the file has {})", dataStart - headerStart,
                            bytes.size() - headerStart));
-  std::string header(reinterpret_cast<const char *>(bytes.data() + headerStart), headerLen);
+  std::string header(reinterpret_cast<const char *>(bytes.data() + headerStart), dataStart - headerStart);
   PyValue dict;
   std::string err;
   if (!parsePyLiteral(header, dict, err) || dict.kind != PyValue::Kind::Dict)
@@ -70,28 +79,74 @@ NpyArray decodeNpy(const std::vector<uint8_t> &bytes, const std::string &what) {
   }
   size_t count = 0;
   if (!checkedElementCount(a.shape, a.dtype.itemsize, count, err)) fail(what, err);
-  size_t dataStart = headerStart + headerLen;
-  size_t want = count * a.dtype.itemsize, have = bytes.size() - dataStart;
+  dataBytes = count * a.dtype.itemsize;
+  return a;
+}
+
+/// Refuses data of `have` bytes (`more`: and the input goes on) for an array that needs `want`.
+void checkDataSize(const NpyArray &a, size_t have, size_t want, bool more, const std::string &what) {
   if (have < want)
     fail(what, fmt::format("truncated data: shape {} of {} needs {} bytes, the file has {}", shapeString(a.shape),
                            a.dtype.str(), want, have));
-  if (have > want)
-    fail(what, fmt::format("{} unexpected bytes after the data of shape {} of {}", have - want, shapeString(a.shape),
-                           a.dtype.str()));
+  if (have > want || more)
+    fail(what, fmt::format("{}unexpected bytes after the data of shape {} of {}",
+                           more ? "" : std::to_string(have - want) + " ", shapeString(a.shape), a.dtype.str()));
+}
+
+/// Appends up to `n` bytes of `in` to `bytes`, fewer at the end of the input.
+/// Memory grows with what arrives, not with what a header announces.
+void readMore(InputFile &in, size_t n, std::vector<uint8_t> &bytes, const std::string &path) {
+  for (size_t left = n; left > 0;) {
+    const size_t at = bytes.size(), ask = std::min(left, std::max<size_t>(at, 1 << 16));
+    bytes.resize(at + ask);
+    size_t count = 0;
+    std::string err;
+    if (!in.read(bytes.data() + at, ask, count, err)) throw DataError(fmt::format("cannot read `{}`: {}", path, err));
+    bytes.resize(at + count);
+    if (count < ask) return;
+    left -= ask;
+  }
+}
+
+} // namespace
+
+NpyArray decodeNpy(const std::vector<uint8_t> &bytes, const std::string &what) {
+  size_t dataStart = 0, want = 0;
+  NpyArray a = decodeHeader(bytes, what, dataStart, want);
+  checkDataSize(a, bytes.size() - dataStart, want, false, what);
   a.data.assign(bytes.begin() + long(dataStart), bytes.end());
   return a;
 }
 
 NpyArray readNpy(const std::string &path) {
-  // A directory opens as a stream but fails on the first read with a library message.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw DataError(fmt::format("cannot read `{}`: it is a directory; give a .npy file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DataError(fmt::format("cannot read `{}`: {}", path, std::strerror(errno)));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw DataError(fmt::format("cannot read `{}`", path));
-  return decodeNpy(bytes, "`" + path + "`");
+  // Read piece by piece, each no larger than the header says: `/dev/zero`
+  // or an endless FIFO ends with an error, not with memory exhausted.
+  InputFile in;
+  std::string err;
+  if (!in.open(path, err)) {
+    throw DataError(err == "it is a directory" ? fmt::format("cannot read `{}`: it is a directory; give a .npy file", path)
+                                               : fmt::format("cannot read `{}`: {}", path, err));
+  }
+  const std::string what = "`" + path + "`";
+  std::vector<uint8_t> bytes;
+  readMore(in, 12, bytes, path);
+  size_t headerStart = 0;
+  const size_t end = headerEnd(bytes, what, headerStart);
+  if (!(in.isRegular() && end > in.size()) && end - headerStart > kMaxHeaderBytes)
+    fail(what, fmt::format("the .npy header announces {} bytes; mdh reads headers of up to {} bytes", end - headerStart,
+                           kMaxHeaderBytes));
+  if (end > bytes.size()) readMore(in, end - bytes.size(), bytes, path);
+  size_t dataStart = 0, want = 0;
+  NpyArray a = decodeHeader(bytes, what, dataStart, want);
+  if (in.isRegular() && in.size() != dataStart + want) // known before reading the data
+    checkDataSize(a, size_t(std::max<uint64_t>(in.size(), dataStart) - dataStart), want, false, what);
+  a.data.assign(bytes.begin() + long(dataStart), bytes.end());
+  if (a.data.size() < want) readMore(in, want - a.data.size(), a.data, path);
+  uint8_t probe = 0;
+  size_t extra = 0;
+  if (!in.read(&probe, 1, extra, err)) throw DataError(fmt::format("cannot read `{}`: {}", path, err));
+  checkDataSize(a, std::min(a.data.size(), want), want, a.data.size() > want || extra > 0, what);
+  return a;
 }
 
 std::vector<uint8_t> encodeNpy(const NumpyDtype &dtype, const std::vector<int64_t> &shape, const std::vector<uint8_t> &data) {

@@ -5,7 +5,8 @@
  * Invariants: a decoded array's data size equals product(shape) * itemsize
  * (truncated or oversized files are errors); every error message names the
  * file and says what is wrong; nothing is ever read past the end of the
- * input.  Encoded headers are padded with spaces so the data starts at a
+ * input, and reading takes no more than the header announces (an endless
+ * input such as `/dev/zero` is refused, not read).  Encoded headers are padded with spaces so the data starts at a
  * multiple of 64 bytes, as NumPy does.
  */
 #pragma once

@@ -1,11 +1,12 @@
 /** \file
- * `--set` parsing and diagnostic printing for the CLIs.
+ * Command-line pieces shared by the tools (CliSupport.h).
  */
 #include "driver/CliSupport.h"
 
+#include "support/InputFile.h"
+
+#include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace mdh {
@@ -57,32 +58,79 @@ void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, Meta
   }
 }
 
+bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const std::map<std::string, std::string> &given,
+                      std::map<std::string, int64_t> &values, Diagnostic &problem) {
+  constexpr int64_t kLargest = int64_t(1) << 40; // the limit of compile-time sizes (E0603)
+  for (const auto &[name, text] : given) {
+    if (std::find(prog.dynamicSizes.begin(), prog.dynamicSizes.end(), name) == prog.dynamicSizes.end()) {
+      problem = Diagnostic{};
+      problem.code = "E0605";
+      problem.message = fmt::format("`{}` is neither a meta-parameter nor a run-time size of `{}`", name, entry);
+      problem.hint = prog.dynamicSizes.empty() ? fmt::format("`{}` has no run-time sizes", entry)
+                                               : fmt::format("its run-time sizes are {}", fmt::join(prog.dynamicSizes, ", "));
+      return false;
+    }
+    // Digits only: no sign, blanks, exponent or suffix (`3abc` is not 3).
+    int64_t value = 0;
+    bool ok = !text.empty();
+    for (char ch : text) {
+      ok = ok && ch >= '0' && ch <= '9';
+      if (ok) value = std::min(value * 10 + (ch - '0'), kLargest + 1);
+    }
+    if (!ok || value < 1 || value > kLargest) {
+      problem = Diagnostic{};
+      problem.code = "E0603";
+      problem.message = fmt::format("invalid value `{}` for run-time size `{}`", text, name);
+      problem.range = prog.range;
+      problem.hint = "a run-time size is a positive integer (at most 2^40)";
+      return false;
+    }
+    values[name] = value;
+  }
+  return true;
+}
+
 bool configArgumentText(const std::string &arg, std::string &text, std::string &error) {
   const size_t first = arg.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && arg[first] == '{') {
     text = arg;
     return true;
   }
-  std::ifstream in(arg);
-  if (!in) {
-    error = fmt::format("cannot read configuration `{}` (give a JSON file, or JSON text starting with `{{`)", arg);
+  constexpr size_t kLargestConfig = 1 << 24; // configurations are a few hundred bytes
+  std::string reason;
+  switch (readBoundedFile(arg, kLargestConfig, text, reason)) {
+  case BoundedRead::Complete: return true;
+  case BoundedRead::TooLarge:
+    error = fmt::format("configuration `{}` is larger than {} bytes; give a JSON file", arg, kLargestConfig);
     return false;
+  case BoundedRead::Failed: break;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  text = buf.str();
-  return true;
+  error = fmt::format("cannot read configuration `{}` (give a JSON file, or JSON text starting with `{{`): {}", arg, reason);
+  return false;
 }
 
-void printDiagnostics(Compilation &c, FILE *out, bool summary) {
+std::vector<std::string> sourceFiles(Compilation &c) {
+  std::vector<std::string> paths;
+  for (FileId f = 0; f < FileId(c.sources().size()); ++f) paths.push_back(c.sources().file(f).path());
+  return paths;
+}
+
+void printDiagnostics(Compilation &c, FILE *out, const DiagnosticStyle &style) {
   bool color = isTerminal(out) && !std::getenv("NO_COLOR");
-  for (const auto &d : c.diags().all()) fmt::print(out, "{}", renderDiagnostic(c.sources(), d, color));
-  if (!summary) return;
-  size_t e = c.diags().errorCount(), w = c.diags().warningCount();
-  if (e || w) {
+  size_t errors = 0, warnings = 0;
+  for (Diagnostic d : c.diags().all()) {
+    // Like `gcc -Werror`: a warning that fails the build is reported as an error.
+    if (style.warningsAsErrors && d.severity == Severity::Warning) d.severity = Severity::Error;
+    if (d.severity == Severity::Error) ++errors;
+    if (d.severity == Severity::Warning) ++warnings;
+    if (style.errorsOnly && d.severity != Severity::Error) continue;
+    fmt::print(out, "{}", renderDiagnostic(c.sources(), d, color));
+  }
+  if (!style.summary || style.errorsOnly) return;
+  if (errors || warnings) {
     std::vector<std::string> parts;
-    if (e) parts.push_back(fmt::format("{} error{}", e, e == 1 ? "" : "s"));
-    if (w) parts.push_back(fmt::format("{} warning{}", w, w == 1 ? "" : "s"));
+    if (errors) parts.push_back(fmt::format("{} error{}", errors, errors == 1 ? "" : "s"));
+    if (warnings) parts.push_back(fmt::format("{} warning{}", warnings, warnings == 1 ? "" : "s"));
     fmt::print(out, "{} generated.\n", fmt::join(parts, " and "));
   }
 }

@@ -1,8 +1,8 @@
 /** \file
  * Pieces shared by the command-line front ends: command-line parsing and
  * its exit status, `--set` parsing (and its split into meta-parameters and
- * run-time sizes), `--config` arguments, and the printing of collected
- * diagnostics.
+ * run-time sizes, whose values are read strictly), `--config` arguments, the
+ * source files outputs must spare, and the printing of collected diagnostics.
  */
 #pragma once
 
@@ -32,14 +32,33 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
 void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, MetaSettings &meta,
                        std::map<std::string, std::string> &runTimeSizes);
 
+/// Reads the values of run-time sizes (`*`) given with `--set` (name ->
+/// text) for `prog`, the instance of `entry`, strictly and alike in every tool: a
+/// size is decimal digits only, from 1 to 2^40, as a compile-time size.
+/// Returns false with `problem` filled: E0603 for a malformed value, E0605
+/// for a name that is neither a meta-parameter nor a run-time size.
+bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const std::map<std::string, std::string> &given,
+                      std::map<std::string, int64_t> &values, Diagnostic &problem);
+
 /// The text of a `--config` argument: the argument itself when it is JSON
 /// text (starts with `{` after blanks), else the contents of the file it
 /// names.  Returns false and fills `error` when the file cannot be read.
 bool configArgumentText(const std::string &arg, std::string &text, std::string &error);
 
+/// How printDiagnostics() shows a compilation's diagnostics.
+struct DiagnosticStyle {
+  bool summary = true;          ///< end with `2 errors and 1 warning generated.`
+  bool errorsOnly = false;      ///< -q: leave warnings out
+  bool warningsAsErrors = false; ///< --Werror: warnings are labelled, counted and shown as errors
+};
+
+/// The paths of the files a compilation read (the program and its imports):
+/// outputs must not overwrite them.
+std::vector<std::string> sourceFiles(Compilation &c);
+
 /// Prints every diagnostic of the compilation to `out`, rustc-style, and a
 /// summary line when there were errors or warnings.
-void printDiagnostics(Compilation &c, FILE *out, bool summary = true);
+void printDiagnostics(Compilation &c, FILE *out, const DiagnosticStyle &style = {});
 
 /// Whether `stream` is a terminal (for colour and progress output).
 bool isTerminal(FILE *stream);

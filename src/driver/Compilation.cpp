@@ -3,6 +3,8 @@
  */
 #include "driver/Compilation.h"
 
+#include "support/InputFile.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -41,14 +43,11 @@ const ast::Module *Compilation::moduleOf(FileId f) const {
 
 bool Compilation::readFile(const std::string &path, std::string &text) {
   if (opts_.readFile) return opts_.readFile(path, text);
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  text = ss.str();
-  return !in.bad();
+  // Bounded, so that `/dev/zero` cannot fill memory: a file cut at the bound
+  // still has more code points than the parser accepts, which it reports (E0010).
+  // The reason of a failure stays in errno for addFile's message.
+  std::string reason;
+  return readBoundedFile(path, sourceByteLimit(opts_.limits.maxFileCodePoints), text, reason) != BoundedRead::Failed;
 }
 
 const ast::Module *Compilation::addFile(const std::string &path) {

@@ -133,8 +133,12 @@ bool parseCellList(const std::string &text, std::vector<CellRef> &out, std::stri
         if (p < text.size() && text[p] == ']') { ++p; break; }
         size_t start = p;
         while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p]))) ++p;
-        if (start == p || p - start > 15) {
+        if (start == p) {
           error = fmt::format("expected a non-negative index in `{}`", text);
+          return false;
+        }
+        if (p - start > 15) {
+          error = fmt::format("index {} in `{}` is out of range (no buffer has that many cells)", text.substr(start, p - start), text);
           return false;
         }
         c.index.push_back(std::stoll(text.substr(start, p - start)));
@@ -148,6 +152,10 @@ bool parseCellList(const std::string &text, std::vector<CellRef> &out, std::stri
     out.push_back(std::move(c));
     skip();
     if (p < text.size() && text[p] == ',') { ++p; skip(); }
+  }
+  if (out.empty()) {
+    error = fmt::format("no cells in `{}` (cells are written like `w[3]`, `C[1,2]` or `S`, separated by `;`)", text);
+    return false;
   }
   return true;
 }

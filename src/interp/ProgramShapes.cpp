@@ -59,9 +59,14 @@ void requireAddressable(const std::vector<hl::Buffer> &buffers, const std::vecto
 int64_t ProgramShapes::eval(const SizePoly &p) const {
   SizePoly v = p.substitute(asPolys(runtimeSizes));
   auto c = v.constantValue();
-  if (!c || v.overflowed())
-    throw RuntimeError(codes::kRuntimeSize, fmt::format("size `{}` cannot be evaluated with the known run-time sizes", p.str()));
-  return *c;
+  if (c && !v.overflowed()) return *c;
+  std::vector<std::string> known;
+  for (const auto &[name, value] : runtimeSizes) known.push_back(fmt::format("{} = {}", name, value));
+  if (v.overflowed())
+    throw RuntimeError(codes::kRuntimeSize,
+                       fmt::format("size `{}` does not fit in 64 bits with {}", p.str(), fmt::join(known, ", ")), {},
+                       "give smaller run-time sizes");
+  throw RuntimeError(codes::kRuntimeSize, fmt::format("size `{}` cannot be evaluated with the known run-time sizes", p.str()));
 }
 
 ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, std::vector<int64_t>> &inputShapes,
@@ -82,6 +87,24 @@ ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, st
       throw RuntimeError(codes::kRuntimeSize, fmt::format("run-time size `{}` = {} must be at least 1", name, v), p.range,
                          "md_hom dimensions are never empty (docs/language.md §12.8)");
     s.runtimeSizes[name] = v;
+  }
+  // An input of the wrong rank can determine no run-time size: say so,
+  // rather than that the sizes it should have given are unknown.
+  for (const auto &b : p.inputs) {
+    auto it = inputShapes.find(b.name);
+    if (it == inputShapes.end() || it->second.size() == b.shape.size()) continue;
+    std::vector<std::string> derived;
+    bool dependsOnRunTimeSizes = false;
+    for (const auto &e : b.shape) {
+      derived.push_back(e.str());
+      dependsOnRunTimeSizes |= !e.constantValue().has_value();
+    }
+    if (!dependsOnRunTimeSizes) continue; // checkInputs() compares concrete shapes
+    throw RuntimeError(codes::kShapeMismatch,
+                       fmt::format("input buffer `{}` has the wrong shape: expected {} dimension{} ([{}]), got {} ({})",
+                                   b.name, b.shape.size(), b.shape.size() == 1 ? "" : "s", fmt::join(derived, ", "),
+                                   it->second.size(), data::shapeString(it->second)),
+                       b.range, "buffer shapes are derived from the index functions (docs/language.md §12.4)");
   }
   // Solve the remaining ones from input extents.
   for (bool progress = true; progress;) {

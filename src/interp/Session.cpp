@@ -36,12 +36,6 @@ bool splitAssignment(const std::string &item, std::string &name, std::string &va
   return true;
 }
 
-bool parseInteger(const std::string &s, int64_t &v) {
-  if (s.empty() || s.size() > 18 || s.find_first_not_of("0123456789") != std::string::npos) return false;
-  v = std::stoll(s);
-  return true;
-}
-
 std::string metaParamsText(const ast::Decl &d) {
   if (d.metaParams.empty()) return "";
   std::vector<std::string> ps;
@@ -150,7 +144,9 @@ bool Session::define(const std::string &text) {
   return true;
 }
 
-bool Session::run(const RunRequest &r) {
+bool Session::run(const RunRequest &r) { return execute(r) == RunOutcome::Done; }
+
+RunOutcome Session::execute(const RunRequest &r) {
   try {
     return runChecked(r);
   } catch (const RuntimeError &e) {
@@ -167,18 +163,20 @@ bool Session::run(const RunRequest &r) {
     else
       error(fmt::format("internal error: {}", e.what()));
   }
-  return false;
+  return RunOutcome::Failed;
 }
 
-bool Session::runChecked(const RunRequest &r) {
+RunOutcome Session::runChecked(const RunRequest &r) {
+  // A request that is malformed whatever the program says (`mdhi run` exits 2).
+  auto malformed = [&](const std::string &message) {
+    error(message);
+    return RunOutcome::Malformed;
+  };
   if (!comp_) {
     error("nothing is loaded: give a file (`mdhi FILE`) or use `:load FILE`");
-    return false;
+    return RunOutcome::Failed;
   }
-  if (r.entry.empty()) {
-    error("which entry? give it with `--entry NAME` (`:browse` lists them)");
-    return false;
-  }
+  if (r.entry.empty()) return malformed("which entry? give it with `--entry NAME` (`:browse` lists them)");
   const ast::Decl *decl = comp_->sema().lookup(r.entry);
   if (!decl || decl->kind != ast::Decl::Kind::Mdh) {
     std::vector<std::string> entries;
@@ -186,108 +184,87 @@ bool Session::runChecked(const RunRequest &r) {
       if (d->kind == ast::Decl::Kind::Mdh) entries.push_back(d->name.name);
     error(fmt::format("`{}` is not an mdh declaration{}", r.entry,
                       entries.empty() ? "" : fmt::format(" (entries: {})", fmt::join(entries, ", "))));
-    return false;
+    return RunOutcome::Failed;
   }
   // ---- meta-parameters and run-time sizes: `:set` defaults first, then this run's --set ----
   MetaSettings fromDefaults, explicitSets;
   std::string err;
   for (const auto &item : defaults_.sets)
-    if (!parseMetaSettings({item}, fromDefaults, err)) {
-      error(err);
-      return false;
-    }
-  if (!parseMetaSettings(r.sets, explicitSets, err)) {
-    error(err);
-    return false;
-  }
+    if (!parseMetaSettings({item}, fromDefaults, err)) return malformed(err);
+  if (!parseMetaSettings(r.sets, explicitSets, err)) return malformed(err);
   auto isMeta = [&](const std::string &n) {
     for (const auto &p : decl->metaParams)
       if (p.name.name == n) return true;
     return false;
   };
   MetaSettings meta;
-  std::map<std::string, int64_t> runtimeSizes;
-  std::map<std::string, int64_t> defaultSizes;
+  std::map<std::string, std::string> sizeTexts, defaultSizeTexts; // run-time sizes, read once they are known
   auto put = [&](const std::string &k, const std::string &v, bool isExplicit) {
-    if (isMeta(k)) {
-      for (auto &kv : meta)
-        if (kv.first == k) { kv.second = v; return true; }
-      meta.push_back({k, v});
-      return true;
+    if (!isMeta(k)) {
+      (isExplicit ? sizeTexts : defaultSizeTexts)[k] = v;
+      return;
     }
-    int64_t n;
-    if (!parseInteger(v, n)) {
-      if (!isExplicit) return true; // a remembered setting for another entry
-      std::vector<std::string> names;
-      for (const auto &p : decl->metaParams) names.push_back(p.name.name);
-      error(fmt::format("`{}` is not a meta-parameter of `{}`{}", k, r.entry,
-                        names.empty() ? " (it has none)" : fmt::format(" (its meta-parameters are {})", fmt::join(names, ", "))));
-      return false;
-    }
-    (isExplicit ? runtimeSizes : defaultSizes)[k] = n;
-    return true;
+    for (auto &kv : meta)
+      if (kv.first == k) {
+        kv.second = v;
+        return;
+      }
+    meta.push_back({k, v});
   };
-  for (const auto &[k, v] : fromDefaults)
-    if (!put(k, v, false)) return false;
-  for (const auto &[k, v] : explicitSets)
-    if (!put(k, v, true)) return false;
+  for (const auto &[k, v] : fromDefaults) put(k, v, false);
+  for (const auto &[k, v] : explicitSets) put(k, v, true);
 
   const size_t mark = comp_->diags().all().size();
   std::unique_ptr<hl::Program> prog = comp_->sema().instantiate(r.entry, meta);
   printDiagnosticsFrom(mark, false);
-  if (!prog) return false;
-  for (const auto &[k, v] : defaultSizes)
-    if (!runtimeSizes.count(k) &&
-        std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end())
-      runtimeSizes[k] = v;
+  if (!prog) return RunOutcome::Failed;
+  // A remembered value counts only for a run-time size of this entry.
+  for (const auto &[k, v] : defaultSizeTexts)
+    if (std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end())
+      sizeTexts.emplace(k, v);
+  std::map<std::string, int64_t> runtimeSizes;
+  Diagnostic problem;
+  if (!readRunTimeSizes(r.entry, *prog, sizeTexts, runtimeSizes, problem)) {
+    fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), problem, opts_.color));
+    return RunOutcome::Failed;
+  }
 
   // ---- data ------------------------------------------------------------------------------------
   data::BufferSet inputs;
   for (const auto &item : r.inputs) {
     std::string name, file;
-    if (!splitAssignment(item, name, file)) {
-      error(fmt::format("malformed `--in {}`; expected BUFFER=FILE.npy", item));
-      return false;
-    }
+    if (!splitAssignment(item, name, file)) return malformed(fmt::format("malformed `--in {}`; expected BUFFER=FILE.npy", item));
     const hl::Buffer *buf = nullptr;
     for (const auto &b : prog->inputs)
       if (b.name == name) buf = &b;
     if (!buf) {
       bool isOutput = false;
       for (const auto &b : prog->outputs) isOutput |= b.name == name;
-      error(fmt::format("`{}` is not an input buffer of `{}` (inputs: {}){}", name, r.entry, hl::quotedNames(prog->inputs),
-                        isOutput ? "; it is an output: use `--out`" : ""));
-      return false;
+      return malformed(fmt::format("`{}` is not an input buffer of `{}` (inputs: {}){}", name, r.entry,
+                                   hl::quotedNames(prog->inputs), isOutput ? "; it is an output: use `--out`" : ""));
     }
-    if (inputs.count(name)) {
-      error(fmt::format("input buffer `{}` is given twice", name));
-      return false;
-    }
+    if (inputs.count(name)) return malformed(fmt::format("input buffer `{}` is given twice", name));
     inputs[name] = data::loadBufferFile(file, name, buf->elem);
   }
   std::vector<std::pair<std::string, std::string>> outputs;
   for (const auto &item : r.outputs) {
     std::string name, file;
-    if (!splitAssignment(item, name, file)) {
-      error(fmt::format("malformed `--out {}`; expected BUFFER=FILE.npy", item));
-      return false;
-    }
+    if (!splitAssignment(item, name, file)) return malformed(fmt::format("malformed `--out {}`; expected BUFFER=FILE.npy", item));
     bool known = false;
     for (const auto &b : prog->outputs) known |= b.name == name;
-    if (!known) {
-      error(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, hl::quotedNames(prog->outputs)));
-      return false;
-    }
+    if (!known)
+      return malformed(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", name, r.entry, hl::quotedNames(prog->outputs)));
     for (const auto &[seen, seenFile] : outputs)
-      if (seen == name) {
-        error(fmt::format("output buffer `{}` is given twice (`{}` and `{}`); give each buffer once", name, seenFile, file));
-        return false;
-      }
+      if (seen == name)
+        return malformed(fmt::format("output buffer `{}` is given twice (`{}` and `{}`); give each buffer once", name, seenFile, file));
     outputs.push_back({name, file});
   }
-  if (!outputs.empty() && !r.cells.empty()) {
-    error("--out writes whole buffers; it cannot be combined with --cells");
-    return false;
+  if (!outputs.empty() && !r.cells.empty()) return malformed("--out writes whole buffers; it cannot be combined with --cells");
+  data::AtomicFileSet files; // checked before the evaluation, written after it
+  files.protect(sourceFiles(*comp_), "a source file of the program");
+  for (const auto &[name, file] : outputs) {
+    files.checkOutput(file);
+    if (r.allowUndefined) files.checkOutput(data::maskPathFor(file));
   }
   EvalOptions eo;
   eo.trapOverflow = r.trapOverflow;
@@ -311,10 +288,7 @@ bool Session::runChecked(const RunRequest &r) {
   auto last = std::make_unique<LastRun>();
   if (!r.cells.empty()) {
     std::vector<CellRef> cells;
-    if (!parseCellList(r.cells, cells, err)) {
-      error(err);
-      return false;
-    }
+    if (!parseCellList(r.cells, cells, err)) return malformed(err);
     if (r.precise) {
       for (const auto &c : evaluatePrecise(*prog, inputs, cells, eo)) {
         applications += c.applications;
@@ -383,7 +357,6 @@ bool Session::runChecked(const RunRequest &r) {
 
   // ---- outputs: all files or none --------------------------------------------------------------------
   if (!outputs.empty()) {
-    data::AtomicFileSet files;
     for (const auto &[name, file] : outputs) {
       files.stage(file, data::encodeBuffer(last->outputs.at(name)));
       if (r.allowUndefined) files.stage(data::maskPathFor(file), data::encodeMask(last->outputs.at(name).shape, last->defined.at(name)));
@@ -393,7 +366,7 @@ bool Session::runChecked(const RunRequest &r) {
   last->inputs = std::move(inputs);
   last->prog = std::move(prog);
   last_ = std::move(last);
-  return true;
+  return RunOutcome::Done;
 }
 
 std::string Session::declSignature(const std::string &name) const {

@@ -24,6 +24,13 @@
 
 namespace mdh::interp {
 
+/// How a run ended; `mdhi run` exits with 0, 1 and 2 for them.
+enum class RunOutcome {
+  Done,
+  Failed,    ///< the program, its data or an evaluation failed
+  Malformed, ///< the request itself is malformed (its syntax, buffer names that do not exist, options that exclude each other)
+};
+
 struct SessionOptions {
   std::vector<std::string> includeDirs;
   FILE *out = stdout;
@@ -46,6 +53,8 @@ public:
   bool define(const std::string &text);
 
   /// Instantiates, evaluates, prints and writes what `r` asks for.
+  RunOutcome execute(const RunRequest &r);
+  /// execute(), for callers that only need to know whether it worked.
   bool run(const RunRequest &r);
 
   /// `:type NAME` — the signature of a declaration.
@@ -77,7 +86,7 @@ private:
 
   bool rebuild(const std::vector<std::string> &files, const std::string &replText, bool showFileDiagnostics);
   void printDiagnosticsFrom(size_t first, bool onlyRepl);
-  bool runChecked(const RunRequest &r);
+  RunOutcome runChecked(const RunRequest &r);
   void error(const std::string &message);
   std::string declSignature(const std::string &name) const;
 };

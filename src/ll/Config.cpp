@@ -1,6 +1,6 @@
 /** \file
- * Configurations: JSON form, validation, the default heuristic and random
- * configurations.
+ * Configurations: JSON form (reading is in ConfigFromJson.cpp), validation,
+ * the default heuristic and random configurations.
  */
 #include "ll/Config.h"
 
@@ -46,46 +46,6 @@ json toJson(const Config &c) {
   j["strict_fp"] = c.strictFp;
   if (c.streamStores) j["stream_stores"] = true; // absent when false: older configurations keep their text
   return j;
-}
-
-bool fromJson(const json &j, Config &c, std::string &error) {
-  try {
-    if (!j.is_object()) { error = "a configuration is a JSON object"; return false; }
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      static const std::set<std::string> known = {"model", "threads", "levels", "stages", "simd_dim", "strict_fp", "stream_stores", "comment"};
-      if (!known.count(it.key())) { error = fmt::format("unknown configuration field `{}`", it.key()); return false; }
-    }
-    if (j.contains("model")) c.model = j.at("model").get<std::string>();
-    if (j.contains("threads")) c.threads = j.at("threads").get<int>();
-    if (j.contains("levels")) {
-      c.levels.clear();
-      for (const auto &l : j.at("levels")) {
-        LevelConfig lc;
-        lc.layer = l.at("layer").get<std::string>();
-        if (l.contains("tile")) lc.tile = l.at("tile").get<std::vector<int64_t>>();
-        if (l.contains("order")) lc.order = l.at("order").get<std::vector<int>>();
-        c.levels.push_back(std::move(lc));
-      }
-    }
-    if (j.contains("stages")) {
-      c.stages.clear();
-      for (const auto &s : j.at("stages")) {
-        StageConfig sc;
-        sc.buffer = s.at("buffer").get<std::string>();
-        sc.layer = s.at("layer").get<std::string>();
-        if (s.contains("layout")) sc.layout = s.at("layout").get<std::vector<int>>();
-        if (s.contains("panel")) sc.panel = s.at("panel").get<int64_t>();
-        c.stages.push_back(std::move(sc));
-      }
-    }
-    if (j.contains("simd_dim")) c.simdDim = j.at("simd_dim").get<int>();
-    if (j.contains("strict_fp")) c.strictFp = j.at("strict_fp").get<bool>();
-    if (j.contains("stream_stores")) c.streamStores = j.at("stream_stores").get<bool>();
-  } catch (const std::exception &e) {
-    error = fmt::format("malformed configuration: {}", e.what());
-    return false;
-  }
-  return true;
 }
 
 std::vector<int64_t> concreteSizes(const hl::Program &p, const std::vector<std::pair<std::string, int64_t>> &dynamic) {

@@ -3,6 +3,8 @@
  * messages read like the rest of the tools': `--seconds: must be at least 0,
  * not -1`, instead of CLI11's range with the largest double spelt out.
  * A value that is not a number is left to the option's own conversion error.
+ * nonEmpty() refuses an empty path (`-o ""`), which would otherwise be
+ * joined with file names into paths under the file-system root.
  */
 #pragma once
 
@@ -39,6 +41,13 @@ inline CLI::Validator atLeast(long long minimum) {
 inline CLI::Validator above(double bound) {
   return numberCheck([bound](long double v) { return v > static_cast<long double>(bound); }, "above",
                      CLI::detail::to_string(bound));
+}
+
+/// A non-empty value (paths); `hint` says what to do instead.
+inline CLI::Validator nonEmpty(const std::string &hint) {
+  return CLI::Validator(
+      [=](std::string &value) -> std::string { return value.empty() ? "must not be empty; " + hint : std::string(); },
+      "");
 }
 
 } // namespace mdh

@@ -174,8 +174,7 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
       if (!errs.empty()) error = fmt::format("{}", fmt::join(errs, "; "));
     }
     if (!error.empty()) {
-      res.mismatches = 1;
-      res.report = fmt::format("configuration {} is not usable here: {}\n", text, error);
+      res.unusable = fmt::format("configuration {} is not usable here: {}", text, error);
       return res;
     }
     configs.push_back(c);

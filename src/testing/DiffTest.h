@@ -48,6 +48,11 @@ struct DiffTestResult {
   int configurations = 0;
   int mismatches = 0;
   std::string report; ///< reproducers of every mismatch
+  /// Set when the request cannot be tested at all, which is no mismatch (and
+  /// no pass): a --config that does not fit the program, or inputs the
+  /// interpreter rejects (e.g. run-time sizes that put an access outside
+  /// its buffer).  Nothing was run.
+  std::string unusable;
 };
 
 /// `programText` is echoed into reproducers (the .mdh source or its path).

@@ -12,7 +12,13 @@
 # prints no results, like `mdhi run -q`; generated entries (OpenMP, OpenCL)
 # given a run-time size below 1 say so, compute nothing and return a failure;
 # negative counts, seeds and budgets are refused with the option's name; a
-# directory given as the program says so; mdhi refuses an output given twice.
+# directory given as the program says so; mdhi refuses an output given twice;
+# --Werror reports warnings as errors, top-level --Werror/-q count; -o ""
+# is a usage error; run-time sizes and --config are read strictly; endless
+# inputs (/dev/zero) end with an error; bool data other than 0/1 is
+# refused; outputs spare the program, go through links, and `fmt -i` keeps
+# permissions, links and hard links; mdh-difftest reports an unusable
+# --keep or --config as a usage error.
 set -u
 mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -110,4 +116,93 @@ $mdhi run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out O="$tmp
   fail "mdhi accepted an output given twice"
 grep -q "output buffer \`O\` is given twice" "$tmp/err" || { cat "$tmp/err"; fail "no message for an output given twice"; }
 [ ! -e "$tmp/a.npy" ] && [ ! -e "$tmp/b.npy" ] || fail "an output was written despite the error"
+# --Werror reports warnings as errors (label, summary), with or without -q, before or after the subcommand.
+printf '@inline fn f(a: f32) -> f32 = a;\n' > "$tmp/warn.mdh"
+for cmd in "$mdhc check --Werror -q $tmp/warn.mdh" "$mdhc --Werror check $tmp/warn.mdh" "$mdhc --Werror -q check $tmp/warn.mdh"; do
+  $cmd 2> "$tmp/err" && fail "'$cmd' exited 0"
+  grep -q "warn.mdh:1:[0-9]*: error\[W0101\]" "$tmp/err" || { cat "$tmp/err"; fail "'$cmd' did not report W0101 as an error"; }
+done
+$mdhc --Werror check "$tmp/warn.mdh" 2> "$tmp/err"
+grep -q "^1 error generated.$" "$tmp/err" || { cat "$tmp/err"; fail "--Werror summary"; }
+$mdhc -q check "$tmp/warn.mdh" 2> "$tmp/err" || fail "mdhc -q check failed on a warning"
+[ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "mdhc -q check printed a warning"; }
+# -o "" is a usage error, not the file-system root.
+(cd "$tmp" && $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -o "" > "$tmp/out" 2> "$tmp/err"); rc=$?
+[ $rc = 2 ] || { cat "$tmp/out" "$tmp/err"; fail "compile -o '' exited $rc, not 2"; }
+grep -q "must not be empty" "$tmp/err" && [ ! -s "$tmp/out" ] || { cat "$tmp/out" "$tmp/err"; fail "compile -o '' message"; }
+$mdhc tune "$dir/gaps.mdh" --entry gaps --set N=5 -o "" > /dev/null 2>&1; rc=$?
+[ $rc = 2 ] || fail "tune -o '' exited $rc, not 2"
+# Run-time sizes are read strictly (E0603), as in mdhi.
+examples=$dir/../../examples
+for bad in 3abc 3.9 3e0 abc 0x3 99999999999999999999; do
+  $mdhc run "$examples/matvec.mdh" --entry matvec_f32_dyn_rows --set "I=$bad" -q > "$tmp/out" 2>&1 && fail "I=$bad was accepted"
+  grep -qF "error[E0603]: invalid value \`$bad\` for run-time size \`I\`" "$tmp/out" || { cat "$tmp/out"; fail "no E0603 for I=$bad"; }
+done
+$difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3x --configs 1 > "$tmp/out" 2>&1 && fail "mdh-difftest took N=3x"
+grep -qF "invalid value \`3x\` for run-time size \`N\`" "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest: no E0603 for N=3x"; }
+# --config is read strictly: numbers are integers that fit, fields are known at every depth; messages name the field.
+check_config() { # JSON MESSAGE
+  $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=code --config "$1" > /dev/null 2> "$tmp/err" && fail "--config '$1' was accepted"
+  grep -qF -- "$2" "$tmp/err" || { cat "$tmp/err"; fail "--config '$1': expected '$2'"; }
+}
+check_config '{"threads": 4294967297}' '`threads` must be an integer that fits in 32 bits, not 4294967297'
+check_config '{"threads": 1e20}' '`threads` must be an integer that fits in 32 bits, not 1e+20'
+check_config '{"threads": "4"}' '`threads` must be an integer that fits in 32 bits, not "4"'
+check_config '{"levels": [{"layer": "COR", "tile": [4.5]}]}' '`levels[0].tile[0]` must be an integer that fits in 64 bits, not 4.5'
+check_config '{"levels": [{"layer": "COR", "tile": [18446744073709551615]}]}' '`levels[0].tile[0]` must be an integer that fits in 64 bits, not 18446744073709551615'
+check_config '{"levels": 5}' '`levels` must be an array, not 5'
+check_config '{"levels": [{"layer": "COR", "extra": 1}]}' 'unknown field `extra` in `levels[0]` (fields: layer, order, tile)'
+check_config '{"levels": [{"tile": [1]}]}' '`levels[0]` needs the field `layer`'
+check_config '{"stages": [{"buffer": "A", "layer": "L1", "panel": 1.5}]}' '`stages[0].panel` must be an integer that fits in 64 bits, not 1.5'
+check_config '{"simd_dim": true}' '`simd_dim` must be an integer that fits in 32 bits, not true'
+grep -q "json.exception" "$tmp/err" && fail "nlohmann's own text in a --config message"
+# Endless inputs end with an error: sources at E0010's limit, configurations at theirs.
+timeout 60 $mdhc check /dev/zero 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "error\[E0010\]" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "mdhc check /dev/zero exited $rc without E0010"; }
+timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
+# Bool data other than 0 and 1 is refused by `mdhc run` too.
+printf 'fn f(b: bool) -> bool = !b;\nmdh m = out_view<bool>( O: (i) -> (i) ) o md_hom<2>( f, (++) ) o inp_view<bool>( I: (i) -> (i) );\n' > "$tmp/bools.mdh"
+$mdhi run "$tmp/bools.mdh" --entry m -q --seed 3 --out O="$tmp/b.npy" || fail "no bool file"
+printf '\x02' | dd of="$tmp/b.npy" bs=1 seek=$(( $(stat -c %s "$tmp/b.npy") - 1 )) conv=notrunc 2> /dev/null
+$mdhc run "$tmp/bools.mdh" --entry m --in I="$tmp/b.npy" 2> "$tmp/err" && fail "mdhc run took a bool byte 2"
+grep -q "holds the byte 2 at element \[1\], which is not a bool" "$tmp/err" || { cat "$tmp/err"; fail "no message for a bool byte 2"; }
+# Outputs never overwrite the program or each other (whatever the spelling), and go through links.
+cp "$dir/gaps.mdh" "$tmp/victim.mdh"
+$mdhc tune "$tmp/victim.mdh" --entry gaps --set N=5 --evaluations 1 --db "$tmp/db" -o "$tmp/./victim.mdh" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "it is a source file of the program" "$tmp/err" || { cat "$tmp/err"; fail "tune -o over the program exited $rc"; }
+[ ! -e "$tmp/db" ] || fail "tune tuned before refusing -o"
+cmp -s "$dir/gaps.mdh" "$tmp/victim.mdh" || fail "tune overwrote the program"
+$mdhc run "$tmp/victim.mdh" --entry gaps --set N=5 --allow-undefined -q --out O="$tmp/victim.mdh" 2> "$tmp/err" && fail "run --out over the program"
+grep -q "it is a source file of the program" "$tmp/err" || { cat "$tmp/err"; fail "no message for run --out over the program"; }
+cmp -s "$dir/gaps.mdh" "$tmp/victim.mdh" || fail "run overwrote the program"
+ln -s "$tmp/real.npy" "$tmp/link.npy"
+$mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined -q --out O="$tmp/link.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "run --out through a link"; }
+[ -L "$tmp/link.npy" ] && [ -s "$tmp/real.npy" ] || fail "run --out replaced the link"
+# mdhc fmt -i: through links, keeping permissions and hard links; the OS's reason when it cannot write.
+printf 'fn f(a: f32)->f32=a;\n' > "$tmp/secret.mdh"; chmod 600 "$tmp/secret.mdh"
+$mdhc fmt -i "$tmp/secret.mdh" || fail "fmt -i"
+[ "$(stat -c %a "$tmp/secret.mdh")" = 600 ] || fail "fmt -i changed the mode to $(stat -c %a "$tmp/secret.mdh")"
+grep -q "fn f(a: f32) -> f32 = a;" "$tmp/secret.mdh" || fail "fmt -i did not format"
+printf 'fn f(a: f32)->f32=a;\n' > "$tmp/target.mdh"; ln -s target.mdh "$tmp/sym.mdh"
+$mdhc fmt -i "$tmp/sym.mdh" || fail "fmt -i through a link"
+[ -L "$tmp/sym.mdh" ] && grep -q "f32 = a;" "$tmp/target.mdh" || fail "fmt -i replaced the link or left the target"
+printf 'fn f(a: f32)->f32=a;\n' > "$tmp/hl.mdh"; ln "$tmp/hl.mdh" "$tmp/hl2.mdh"
+$mdhc fmt -i "$tmp/hl.mdh" || fail "fmt -i of a hard-linked file"
+cmp -s "$tmp/hl.mdh" "$tmp/hl2.mdh" && grep -q "f32 = a;" "$tmp/hl2.mdh" || fail "fmt -i broke a hard link"
+if [ "$(id -u)" != 0 ]; then # root may write anywhere
+  mkdir "$tmp/rodir"; printf 'fn f(a: f32)->f32=a;\n' > "$tmp/rodir/w.mdh"; chmod 555 "$tmp/rodir"
+  $mdhc fmt -i "$tmp/rodir/w.mdh" 2> "$tmp/err" && fail "fmt -i wrote into a read-only directory"
+  grep -q "cannot create a temporary file beside .*: Permission denied" "$tmp/err" || { cat "$tmp/err"; fail "fmt -i gave no reason"; }
+  chmod 755 "$tmp/rodir"
+fi
+# mdh-difftest: an unusable --keep or --config is a usage error (2) before any testing, never a MISMATCH.
+$difftest "$examples/dot.mdh" --entry dot --set T=f32,K=4 --configs 0 --keep /proc/nope > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "error: --keep /proc/nope: cannot create the directory" "$tmp/out" || { cat "$tmp/out"; fail "--keep /proc/nope exited $rc"; }
+grep -q MISMATCH "$tmp/out" && fail "--keep reported as a MISMATCH"
+$difftest "$examples/dot.mdh" --entry dot --set T=f32,K=4 --configs 0 --config '{"threads": 2.5}' > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -qF '`threads` must be an integer' "$tmp/out" || { cat "$tmp/out"; fail "a malformed --config exited $rc"; }
+$difftest "$examples/dot.mdh" --entry dot --set T=f32,K=4 --configs 0 --config '{"levels": [{"layer": "L1", "tile": [1]}]}' > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "is not usable here" "$tmp/out" || { cat "$tmp/out"; fail "an unusable --config exited $rc"; }
+grep -q "of 0 configurations" "$tmp/out" && fail "'of 0 configurations'"
 echo "1 passed, 0 failed"

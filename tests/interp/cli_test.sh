@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Tests of `mdhi run`: results, NumPy interoperability (when a python3 with
 # numpy is available), clear errors for bad data, atomic output files, ⊥
-# masks, run-time sizes, per-cell and precise evaluation.
+# masks, run-time sizes, per-cell and precise evaluation; exit status 2 on
+# malformed command lines; strict run-time sizes; bool data; endless inputs;
+# outputs through links, devices and FIFOs, never over another output or
+# the program.
 # usage: cli_test.sh MDHI SOURCE_DIR
 set -u
 MDHI=$1
@@ -42,8 +45,8 @@ expect "records as a table" 0 'a_id +b_id +w +link' -- "$MDHI" run "$EX/prl.mdh"
 expect "--entry is required" 2 'needs `--entry NAME`' -- "$MDHI" run "$EX/dot.mdh"
 expect "unknown entry" 1 '`dott` is not an mdh declaration' -- "$MDHI" run "$EX/dot.mdh" --entry dott --set T=f32,K=3
 expect "missing meta-parameter" 1 'no value given for meta-parameter `K`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32
-expect "unknown input buffer" 1 '`X` is not an input buffer' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in X=x.npy
-expect "an output given as input" 1 'it is an output: use `--out`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in C=x.npy
+expect "unknown input buffer" 2 '`X` is not an input buffer' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in X=x.npy
+expect "an output given as input" 2 'it is an output: use `--out`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in C=x.npy
 expect "missing input file" 1 'cannot read `nothere.npy`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in A=nothere.npy
 expect "--stats" 0 'stats: 60 scalar-function applications' -- "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --stats -q
 expect "seeded random inputs are reproducible" 0 '.*' -- bash -c "test \"\$('$MDHI' run '$EX/dot.mdh' --entry dot --set T=f32,K=9 --seed 5 2>/dev/null)\" = \"\$('$MDHI' run '$EX/dot.mdh' --entry dot --set T=f32,K=9 --seed 5 2>/dev/null)\""
@@ -63,7 +66,7 @@ expect "precise cells" 0 'C\[1, 2\] = .*reference .*Σ\|terms\| .*bound' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=50 --precise --cells 'C[1,2]'
 expect "a cell outside the buffer" 1 'is not a cell of `C`, whose shape is \[3, 4\]' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells 'C[3,0]'
-expect "--out with --cells" 1 'cannot be combined with --cells' -- \
+expect "--out with --cells" 2 'cannot be combined with --cells' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells 'C[0,0]' --out C=c.npy
 
 # ---- ⊥ cells and atomic outputs ------------------------------------------------------------------
@@ -83,6 +86,103 @@ expect "--allow-undefined writes the output and a mask" 0 'O: i32\[5\] = \[.*, �
 [ -f O.defined.npy ] && pass "mask file written" || fail "no mask file O.defined.npy"
 expect "bad data fails before anything is written" 1 'not a NumPy .npy file' -- \
   bash -c "echo hello > bad.npy; '$MDHI' run '$EX/dot.mdh' --entry dot --set T=f32,K=3 --in A=bad.npy --out C=O.npy"
+
+# ---- malformed command lines: exit 2, as docs/interpreter.md §1 and `mdhi run --help` say ---------------
+cat > small.mdh <<'MDH'
+import std;
+mdh m<N: size> = out_view<f32>( O: (i) -> (i) ) o md_hom<N>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
+mdh d = out_view<f32>( O: (i) -> (i) ) o md_hom<*>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
+mdh e = out_view<f32>( O: (i) -> (4611686018427387903 * i) ) o md_hom<*>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
+fn two(a: f32) -> (f32, f32) = (a, a + 1.0);
+mdh t = out_view<f32, f32>( O: (i) -> (i), P: (i) -> (i) ) o md_hom<4>( two, (++) ) o inp_view<f32>( I: (i) -> (i) );
+MDH
+expect "--help gives the exit statuses" 0 '2 on a malformed command line' -- "$MDHI" run --help
+expect "--in without a file" 2 'malformed `--in I`' -- "$MDHI" run small.mdh --entry m --set N=4 --in I
+expect "--in with an empty file name" 2 'malformed `--in I=`' -- "$MDHI" run small.mdh --entry m --set N=4 --in I=
+expect "--in without a buffer" 2 'malformed `--in =x.npy`' -- "$MDHI" run small.mdh --entry m --set N=4 --in =x.npy
+expect "--set without a value" 2 'malformed --set item `N=`' -- "$MDHI" run small.mdh --entry m --set N=
+expect "--set of one name twice" 2 '`N` is set twice' -- "$MDHI" run small.mdh --entry m --set N=4,N=5
+expect "--cells with an unclosed bracket" 2 'expected `,` or `\]`' -- "$MDHI" run small.mdh --entry m --set N=4 --cells 'O[1'
+expect "--cells naming no cell" 2 'no cells in `;;;`' -- "$MDHI" run small.mdh --entry m --set N=4 --cells ';;;'
+expect "--cells index beyond any buffer" 2 'index 9223372036854775807 in `O\[9223372036854775807\]` is out of range' -- \
+  "$MDHI" run small.mdh --entry m --set N=4 --cells 'O[9223372036854775807]'
+expect "--cells index outside this buffer" 1 'is not a cell of `O`' -- "$MDHI" run small.mdh --entry m --set N=4 --cells 'O[4]'
+
+# npy FILE DESCR SHAPE BYTE...: a .npy file (version 1.0) holding the given bytes (hex) as its data.
+npy() {
+  local file=$1 descr=$2 shape=$3; shift 3
+  local h="{'descr': $descr, 'fortran_order': False, 'shape': ($shape), }"
+  local padded=$(( (10 + ${#h} + 1 + 63) / 64 * 64 - 10 ))
+  printf "\x93NUMPY\x01\x00$(printf '\\x%02x\\x%02x' $((padded & 255)) $((padded >> 8)))" > "$file"
+  printf '%-*s\n' $((padded - 1)) "$h" >> "$file"
+  for b; do printf "\\x$b" >> "$file"; done
+}
+
+# ---- run-time sizes: one strict reading (E0603), errors that say what is wrong ------------------------------
+for bad in 3abc 3.9 3e0 ' 3' abc 0x3 -3 0 '*' 99999999999999999999; do
+  expect "run-time size \`$bad\` refused" 1 "error\[E0603\]: invalid value \`$(sed 's/[.*]/\\&/g' <<<"$bad")\` for run-time size \`N1\`" -- \
+    "$MDHI" run small.mdh --entry d --set "N1=$bad" -q
+done
+expect "run-time size 3 accepted" 0 '^O: f32\[3\]' -- "$MDHI" run small.mdh --entry d --set N1=3
+expect "a name that is no size" 1 'E0605\]: `Q` is neither a meta-parameter nor a run-time size of `d`' -- \
+  "$MDHI" run small.mdh --entry d --set N1=3,Q=4
+npy rank2.npy "'<f4'" '2, 2' $(printf '00 %.0s' $(seq 16))
+expect "an input of the wrong rank" 1 'E0906\]: input buffer `I` has the wrong shape: expected 1 dimension \(\[N1\]\), got 2 \(\[2, 2\]\)' -- \
+  "$MDHI" run small.mdh --entry d --in I=rank2.npy
+expect "an extent that overflows" 1 'size `.*` does not fit in 64 bits with N1 = 3' -- "$MDHI" run small.mdh --entry e --set N1=3 -q
+
+# ---- data files: bools, endless inputs ---------------------------------------------------------------
+cat > bools.mdh <<'MDH'
+fn f(b: bool) -> i32 = (b as i32) + (b ? 10 : 20);
+mdh n = out_view<i32>( O: (i) -> (i) ) o md_hom<4>( f, (++) ) o inp_view<bool>( I: (i) -> (i) );
+MDH
+npy good_bools.npy "'|b1'" 4, 00 01 01 00
+npy bad_bools.npy "'|b1'" 4, 00 01 02 ff
+expect "bools 0 and 1" 0 'O: i32\[4\] = \[20, 11, 11, 20\]' -- "$MDHI" run bools.mdh --entry n --in I=good_bools.npy
+expect "a bool byte other than 0 and 1" 1 'input buffer `I`: `bad_bools.npy` holds the byte 2 at element \[2\], which is not a bool' -- \
+  "$MDHI" run bools.mdh --entry n --in I=bad_bools.npy
+expect "an endless input (/dev/zero)" 1 'input buffer `I`: `/dev/zero`: not a NumPy .npy file' -- \
+  timeout 20 "$MDHI" run small.mdh --entry m --set N=4 --in I=/dev/zero
+mkfifo in.fifo
+timeout 20 sh -c 'cat good_bools.npy > in.fifo' &
+expect "an input through a FIFO" 0 'O: i32\[4\] = \[20, 11, 11, 20\]' -- timeout 20 "$MDHI" run bools.mdh --entry n --in I=in.fifo
+wait
+
+# ---- where outputs go: links followed, devices and FIFOs written through, no file overwritten twice ----------
+mkdir -p data
+echo old > data/target.npy
+ln -s data/target.npy link.npy
+expect "--out through a symbolic link" 0 '^$' -- "$MDHI" run small.mdh --entry m --set N=4 -q --out O=link.npy
+if [ -L link.npy ] && head -c 6 data/target.npy | grep -q NUMPY; then pass "the link is kept and its target written"
+else fail "the link was replaced or its target not written: $(ls -l link.npy data/target.npy)"; fi
+ln -s data/fresh.npy dangling.npy
+expect "--out through a dangling link" 0 '^$' -- "$MDHI" run small.mdh --entry m --set N=4 -q --out O=dangling.npy
+[ -L dangling.npy ] && [ -s data/fresh.npy ] && pass "a dangling link's target is created" || fail "dangling link: $(ls -l dangling.npy data)"
+echo old > kept_mode.npy; chmod 640 kept_mode.npy
+expect "--out over an existing file" 0 '^$' -- "$MDHI" run small.mdh --entry m --set N=4 -q --out O=kept_mode.npy
+[ "$(stat -c %a kept_mode.npy)" = 640 ] && pass "a replaced output keeps its permissions" || fail "mode now $(stat -c %a kept_mode.npy)"
+echo old > linked.npy; ln linked.npy linked2.npy
+expect "--out to a file with two hard links" 0 '^$' -- "$MDHI" run small.mdh --entry m --set N=4 -q --out O=linked.npy
+cmp -s linked.npy linked2.npy && head -c 6 linked2.npy | grep -q NUMPY && pass "both hard links see the output" || fail "a hard link was broken"
+mkfifo out.fifo
+timeout 20 cat out.fifo > from_fifo.npy &
+expect "--out to a FIFO" 0 '^$' -- timeout 20 "$MDHI" run small.mdh --entry m --set N=4 -q --out O=out.fifo
+wait
+[ -p out.fifo ] && head -c 6 from_fifo.npy | grep -q NUMPY && pass "the FIFO is written through and kept" || fail "FIFO: $(ls -l out.fifo from_fifo.npy)"
+if mknod mynull c 1 3 2>/dev/null; then # a private /dev/null (needs root)
+  expect "--out to a character device" 0 '^$' -- "$MDHI" run small.mdh --entry m --set N=4 -q --out O=mynull
+  [ -c mynull ] && pass "the device is written through and kept" || fail "the device was replaced: $(ls -l mynull)"
+fi
+expect "one file under two spellings" 1 '`x.npy` and `./x.npy` are the same file' -- \
+  "$MDHI" run small.mdh --entry t -q --out O=x.npy --out P=./x.npy
+[ ! -e x.npy ] && pass "nothing written for outputs that collide" || fail "x.npy written despite the collision"
+expect "one file through a link" 1 'are the same file' -- "$MDHI" run small.mdh --entry t -q --out O=link.npy --out P=data/target.npy
+cp small.mdh victim.mdh
+expect "--out over the program" 1 'cannot write `victim.mdh`: it is a source file of the program' -- \
+  "$MDHI" run victim.mdh --entry m --set N=4 -q --out O=victim.mdh
+cmp -s small.mdh victim.mdh && pass "the program is kept" || fail "the program was overwritten"
+expect "--out over the program, other spelling" 1 'it is a source file of the program' -- \
+  "$MDHI" run victim.mdh --entry m --set N=4 -q --out O=./data/../victim.mdh
 
 if [ -z "$PY" ]; then
   echo "note: no python3 with numpy; NumPy interoperability tests skipped"

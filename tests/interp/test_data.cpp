@@ -2,7 +2,9 @@
  * The NumPy data layer: `.npy` encoding and decoding for every scalar dtype
  * and for records (C layout with padding), and clear errors for files that
  * are not .npy, truncated, of the wrong dtype, Fortran-ordered or
- * big-endian; atomic output writing; seeded random inputs.
+ * big-endian, bool bytes other than 0 and 1, and endless inputs; atomic
+ * output writing through links, to FIFOs, keeping permissions and hard
+ * links, never to one file twice; seeded random inputs.
  */
 #include "TestSupport.h"
 
@@ -17,7 +19,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace mdh;
@@ -225,4 +230,94 @@ TEST_CASE("outputs are written all or nothing") {
   CHECK(readBytes(other) == std::vector<uint8_t>{'2'});
   std::remove(target.c_str());
   std::remove(other.c_str());
+}
+
+TEST_CASE("bool data holds only the bytes 0 and 1, in records too") {
+  std::string path = tempPath("bools.npy");
+  data::BufferData b = data::randomBuffer("b", prim(K::Bool), {2, 3}, 1);
+  b.bytes[4] = 2; // element [1, 1]
+  writeBytes(path, data::encodeBuffer(b));
+  std::string msg = dataErrorOf([&] { data::loadBufferFile(path, "B", prim(K::Bool)); });
+  CHECK(msg.find("input buffer `B`: `" + path + "` holds the byte 2 at element [1, 1], which is not a bool") != std::string::npos);
+  auto flagged = record("Flagged", {{"w", prim(K::F64)}, {"ok", prim(K::Bool)}});
+  data::BufferData r = data::randomBuffer("r", Type::recordType(flagged), {3}, 1);
+  r.bytes[2 * 16 + 8] = 255; // field `ok` of element [2]
+  writeBytes(path, data::encodeBuffer(r));
+  msg = dataErrorOf([&] { data::loadBufferFile(path, "R", Type::recordType(flagged)); });
+  CHECK(msg.find("holds the byte 255 at element [2].ok, which is not a bool") != std::string::npos);
+  r.bytes[2 * 16 + 8] = 1;
+  writeBytes(path, data::encodeBuffer(r));
+  CHECK(data::loadBufferFile(path, "R", Type::recordType(flagged)).bytes == r.bytes);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("reading a .npy file takes no more than its header announces") {
+  // /dev/zero never ends: the magic check stops it at once.
+  CHECK(dataErrorOf([] { data::readNpy("/dev/zero"); }).find("not a NumPy .npy file") != std::string::npos);
+  // A file that goes on after its data (a stream, where the size is not known ahead).
+  std::string path = tempPath("longer.npy");
+  auto bytes = data::encodeBuffer(data::randomBuffer("x", prim(K::I32), {4}, 1));
+  bytes.insert(bytes.end(), {1, 2, 3});
+  writeBytes(path, bytes);
+  CHECK(dataErrorOf([&] { data::readNpy(path); }).find("3 unexpected bytes after the data of shape [4]") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("outputs go where their paths lead, and never twice to one file") {
+  const std::string dir = tempPath("outs");
+  REQUIRE(std::system(fmt::format("rm -rf {0} && mkdir -p {0}/sub", dir).c_str()) == 0);
+  auto bytesOf = [](const std::string &s) { return std::vector<uint8_t>(s.begin(), s.end()); };
+  SUBCASE("a symbolic link is kept and its target replaced") {
+    writeBytes(dir + "/sub/t.npy", bytesOf("old"));
+    REQUIRE(symlink("sub/t.npy", (dir + "/l.npy").c_str()) == 0);
+    data::AtomicFileSet files;
+    files.stage(dir + "/l.npy", bytesOf("new"));
+    files.commit();
+    CHECK(readBytes(dir + "/sub/t.npy") == bytesOf("new"));
+    char target[64] = {};
+    CHECK(readlink((dir + "/l.npy").c_str(), target, sizeof target - 1) > 0);
+    CHECK(std::string(target) == "sub/t.npy");
+  }
+  SUBCASE("a replaced file keeps its permissions") {
+    writeBytes(dir + "/p.npy", bytesOf("old"));
+    REQUIRE(chmod((dir + "/p.npy").c_str(), 0604) == 0);
+    data::AtomicFileSet files;
+    files.stage(dir + "/p.npy", bytesOf("new"));
+    files.commit();
+    struct stat st {};
+    REQUIRE(stat((dir + "/p.npy").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0604);
+  }
+  SUBCASE("hard links all see the new contents") {
+    writeBytes(dir + "/h.npy", bytesOf("old"));
+    REQUIRE(link((dir + "/h.npy").c_str(), (dir + "/h2.npy").c_str()) == 0);
+    data::AtomicFileSet files;
+    files.stage(dir + "/h.npy", bytesOf("new"));
+    files.commit();
+    CHECK(readBytes(dir + "/h2.npy") == bytesOf("new"));
+  }
+  SUBCASE("one file under two spellings, or a protected one, is refused before anything is written") {
+    data::AtomicFileSet files;
+    files.stage(dir + "/x.npy", bytesOf("1"));
+    CHECK(dataErrorOf([&] { files.stage(dir + "/sub/../x.npy", bytesOf("2")); }).find("are the same file") != std::string::npos);
+    writeBytes(dir + "/prog.mdh", bytesOf("program"));
+    files.protect({dir + "/prog.mdh"}, "a source file of the program");
+    CHECK(dataErrorOf([&] { files.stage(dir + "/./prog.mdh", bytesOf("2")); }).find("it is a source file of the program") !=
+          std::string::npos);
+    CHECK(dataErrorOf([&] { files.checkOutput(dir + "/sub"); }).find("it is a directory") != std::string::npos);
+  }
+  SUBCASE("a FIFO is written through, not replaced") {
+    REQUIRE(mkfifo((dir + "/f").c_str(), 0600) == 0);
+    data::AtomicFileSet files;
+    files.stage(dir + "/f", bytesOf("through"));
+    std::vector<uint8_t> got;
+    std::thread reader([&] { got = readBytes(dir + "/f"); });
+    files.commit();
+    reader.join();
+    CHECK(got == bytesOf("through"));
+    struct stat st {};
+    REQUIRE(lstat((dir + "/f").c_str(), &st) == 0);
+    CHECK(S_ISFIFO(st.st_mode));
+  }
+  std::system(fmt::format("rm -rf {}", dir).c_str());
 }
