@@ -119,11 +119,15 @@ std::optional<Compilation::FoundImport> Compilation::findImport(const ast::Impor
   dirs.push_back(fs::path(fromPath).parent_path());
   for (const auto &d : opts_.includeDirs) dirs.emplace_back(d);
   dirs.emplace_back(opts_.stdlibDir);
+  std::vector<std::string> skipped; // devices, FIFOs: never read as modules (`/dev/zero` never ends)
   for (const auto &d : dirs) {
     fs::path cand = d.empty() ? rel : d / rel;
     std::string text;
     std::error_code ec;
-    if (!opts_.readFile && !fs::is_regular_file(cand, ec)) continue;
+    if (!opts_.readFile && !fs::is_regular_file(cand, ec)) {
+      if (fs::exists(cand, ec) && !fs::is_directory(cand, ec)) skipped.push_back(cand.string());
+      continue;
+    }
     if (!readFile(cand.string(), text)) continue;
     if (fs::equivalent(cand, fs::path(fromPath), ec))
       diags_.warning("W0103", imp.range, fmt::format("module `{}` imports itself", imp.dotted()),
@@ -133,7 +137,9 @@ std::optional<Compilation::FoundImport> Compilation::findImport(const ast::Impor
   std::vector<std::string> searched;
   for (const auto &d : dirs) searched.push_back(d.empty() ? "." : d.string());
   diags_.error("E0101", imp.range, fmt::format("cannot find module `{}`", imp.dotted()),
-               fmt::format("looked for `{}` in {}; add a directory with `-I DIR`", rel.string(), fmt::join(searched, ", ")));
+               fmt::format("looked for `{}` in {}; add a directory with `-I DIR`{}", rel.string(), fmt::join(searched, ", "),
+                           skipped.empty() ? ""
+                                           : fmt::format(" (`{}` is not a regular file)", fmt::join(skipped, "`, `"))));
   return std::nullopt;
 }
 

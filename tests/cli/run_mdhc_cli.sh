@@ -159,6 +159,10 @@ grep -q "json.exception" "$tmp/err" && fail "nlohmann's own text in a --config m
 # Endless inputs end with an error: sources at E0010's limit, configurations at theirs.
 timeout 60 $mdhc check /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0010\]" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "mdhc check /dev/zero exited $rc without E0010"; }
+mkdir "$tmp/imp"; ln -s /dev/zero "$tmp/imp/zero.mdh"; printf 'import zero;\n' > "$tmp/imp/m.mdh"
+timeout 60 $mdhc check "$tmp/imp/m.mdh" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "error\[E0101\].*" "$tmp/err" && grep -q "zero.mdh\` is not a regular file" "$tmp/err" ||
+  { head -c 2000 "$tmp/err"; fail "an import of /dev/zero exited $rc without saying why"; }
 timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
 # Bool data other than 0 and 1 is refused by `mdhc run` too.
