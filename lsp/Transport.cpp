@@ -138,9 +138,14 @@ bool Transport::inputPending() {
   return ::poll(&p, 1, 0) > 0;
 }
 
+void Transport::dropBlankLines() {
+  size_t n = buf_.find_first_not_of("\r\n");
+  buf_.erase(0, n == std::string::npos ? buf_.size() : n);
+}
+
 bool Transport::skipRestOfBrokenFrame() {
   for (;;) {
-    while (!buf_.empty() && (buf_[0] == '\r' || buf_[0] == '\n')) buf_.erase(0, 1);
+    dropBlankLines();
     LineStart start = buf_.empty() ? LineStart::Undecided : classifyStart(buf_);
     if (start == LineStart::Header) return true; // a new frame: read it normally
     if (start == LineStart::Junk) break;
@@ -172,8 +177,7 @@ Transport::ReadResult Transport::read(nlohmann::json &message, std::string &erro
       return ReadResult::Eof;
     }
   }
-  // Blank lines between messages are harmless.
-  while (!buf_.empty() && (buf_[0] == '\r' || buf_[0] == '\n')) buf_.erase(0, 1);
+  dropBlankLines(); // between messages they are harmless
   // The header block: lines up to an empty line.  Only Content-Length matters.
   size_t headerEnd = 0, bodyStart = 0;
   while (!findHeaderEnd(buf_, headerEnd, bodyStart)) {
@@ -185,7 +189,7 @@ Transport::ReadResult Transport::read(nlohmann::json &message, std::string &erro
       error = "incomplete header at end of input";
       return ReadResult::Malformed;
     }
-    while (!buf_.empty() && (buf_[0] == '\r' || buf_[0] == '\n')) buf_.erase(0, 1);
+    dropBlankLines();
   }
   const long long length = contentLengthOf(buf_.substr(0, headerEnd));
   if (length < 0) return brokenHeader("missing or invalid Content-Length", bodyStart, error);

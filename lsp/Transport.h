@@ -46,6 +46,8 @@ private:
   bool afterBrokenFrame_ = false;
   /// Reads more bytes into buf_; false at end of input.
   bool fill();
+  /// Drops empty lines at the start of buf_.
+  void dropBlankLines();
   /// After a broken frame: keeps a new frame that starts right away, or drops
   /// junk up to the next whole Content-Length line (quietly: the frame was
   /// reported already).  False at end of input.
