@@ -47,8 +47,9 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   const hl::Program &p = *u.lowered->program;
   const std::string &n = u.name;
   std::string o = fmt::format("\n// ---- {} ----\n// Configuration: {}\n", n, ll::toJson(u.lowered->config).dump());
+  o += runTimeSizeCheck(p, "CUDA", n);
   o += fmt::format("extern \"C\" int {}_cuda({}) {{\n", n, params(p, true));
-  o += runTimeSizeGuard(p, "CUDA", n, "return int(cudaErrorInvalidValue);");
+  o += runTimeSizeGuard(p, n, "return int(cudaErrorInvalidValue);");
   o += k.hostSizes;
   o += fmt::format("  {0} *mdh_tmp = nullptr, *mdh_sums = nullptr;\n", k.tempType);
   o += fmt::format("  cudaError_t st = cudaMallocAsync((void **)&mdh_tmp, size_t(std::max<int64_t>(1, mdh_tmp_elems)) * {}, mdh_stream);\n", k.tempBytes);
@@ -73,7 +74,7 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   o += "  return int(st);\n}\n\n";
   // Host-pointer entry.
   o += fmt::format("extern \"C\" int {}({}) {{\n", n, params(p, false));
-  o += runTimeSizeGuard(p, "CUDA", n, "return int(cudaErrorInvalidValue);");
+  o += runTimeSizeGuard(p, n, "return int(cudaErrorInvalidValue);");
   std::vector<std::string> bytes, hosts, types, callArgs = {"0"};
   for (const auto &s : p.dynamicSizes) callArgs.push_back("sz_" + s);
   for (const auto &b : p.inputs) bytes.push_back(fmt::format("size_t({}) * sizeof({})", elemsOf(b), cType(b.elem))), hosts.push_back("in_" + b.name), types.push_back(cType(b.elem));
@@ -132,7 +133,7 @@ EmittedKernel emitCuda(const std::vector<GpuUnit> &batch) {
 //  * <name>(sizes..., inputs..., outputs...): host pointers; copies to the current
 //    device, runs on the default stream, copies the outputs back; returns 0 or a
 //    cudaError_t (reason on stderr); cudaErrorInvalidValue, computing nothing,
-//    for a run-time size below 1.
+//    for run-time sizes below 1 or that put an access outside its buffer.
 //  * <name>_cuda(stream, sizes..., device inputs..., device outputs...): enqueues on
 //    the stream (temporaries by cudaMallocAsync) and returns the status.
 //  * Records and tuples: C layout, natural alignment (NumPy align=True); bool: one byte.

@@ -170,8 +170,9 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   const hl::Program &p = *u.lowered->program;
   const std::string &n = u.name;
   std::string o = fmt::format("\n// ---- {} ----\n// Configuration: {}\n", n, ll::toJson(u.lowered->config).dump());
+  o += runTimeSizeCheck(p, "OpenCL", n);
   o += fmt::format("extern \"C\" int {}_cl({}) {{\n", n, signatureParams(p, true));
-  o += runTimeSizeGuard(p, "OpenCL", n, "return CL_INVALID_VALUE;");
+  o += runTimeSizeGuard(p, n, "return CL_INVALID_VALUE;");
   o += k.hostSizes;
   o += "  cl_program mdh_prog = nullptr;\n  cl_int st = mdh_cl_program(mdh_queue, &mdh_prog);\n  if (st != CL_SUCCESS) return st;\n";
   o += "  cl_context mdh_ctx = nullptr;\n  st = clGetCommandQueueInfo(mdh_queue, CL_QUEUE_CONTEXT, sizeof mdh_ctx, &mdh_ctx, nullptr);\n";
@@ -195,7 +196,7 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   o += "  clReleaseMemObject(mdh_tmp);\n  clReleaseMemObject(mdh_sums);\n  return st;\n}\n\n";
   // Host-pointer entry.
   o += fmt::format("extern \"C\" int {}({}) {{\n", n, signatureParams(p, false));
-  o += runTimeSizeGuard(p, "OpenCL", n, "return CL_INVALID_VALUE;");
+  o += runTimeSizeGuard(p, n, "return CL_INVALID_VALUE;");
   o += "  cl_command_queue q = nullptr;\n  cl_int st = mdh_cl_default_queue(&q);\n";
   o += fmt::format("  if (st != CL_SUCCESS) {{ std::fprintf(stderr, \"mdh (OpenCL): {}: %s (status %d)\\n\", mdh_cl_status(st), int(st)); return st; }}\n", n);
   o += "  cl_context ctx = nullptr;\n  clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof ctx, &ctx, nullptr);\n";
@@ -241,7 +242,8 @@ std::string header(const std::vector<GpuUnit> &batch) {
 //    buffers; copies to the default OpenCL device (MDH_OPENCL_DEVICE=p:d, else
 //    the first GPU, else the first device), runs, copies the outputs back.
 //    Returns 0 or an OpenCL status (-1001: no platform), with the reason on stderr;
-//    CL_INVALID_VALUE, computing nothing, for a run-time size below 1.
+//    CL_INVALID_VALUE, computing nothing, for run-time sizes below 1 or that
+//    put an access outside its buffer.
 //  * <name>_cl(queue, sizes..., cl_mem inputs..., cl_mem outputs...): enqueues on
 //    the queue (in order) and returns the status; the caller synchronises.
 //  * Records and tuples use the C layout with natural alignment (NumPy align=True);

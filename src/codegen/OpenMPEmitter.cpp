@@ -67,8 +67,9 @@ public:
     if (ll::streamStoresApply(P)) k.common += streamHelpers(); // any configuration may stream: common is shared by configurations
     if (!scanVectorOp().empty()) k.common += vectorScanHelpers();
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
+    out += runTimeSizeCheck(P, "OpenMP", name);
     out += signature() + " {\n";
-    out += runTimeSizeGuard(P, "OpenMP", name, "return;");
+    out += runTimeSizeGuard(P, name, "return;");
     body();
     out += "}\n\n";
     out += genericEntry();
@@ -139,23 +140,21 @@ template <class T> struct mdh_array {{
     return fmt::format("extern \"C\" void {}({})", name, fmt::join(params, ", "));
   }
 
-  /// The generic entry's status: 1 when a run-time size was below 1 (the entry
-  /// printed why and computed nothing), else 0.
-  std::string statusOfSizes() const {
-    std::vector<std::string> below;
-    for (size_t i = 0; i < P.dynamicSizes.size(); ++i) below.push_back(fmt::format("sizes[{}] < 1", i));
-    return below.empty() ? "0" : fmt::format("({}) ? 1 : 0", fmt::join(below, " || "));
-  }
-
+  /// `<name>_run`: the entry over arrays of sizes and buffers.  Its status is
+  /// 1 when the run-time sizes fail the check (SizeGuard.h: it printed why,
+  /// nothing was computed), else 0.
   std::string genericEntry() const {
-    std::vector<std::string> args;
-    for (size_t i = 0; i < P.dynamicSizes.size(); ++i) args.push_back(fmt::format("sizes[{}]", i));
+    std::vector<std::string> sizes, args;
+    for (size_t i = 0; i < P.dynamicSizes.size(); ++i) sizes.push_back(fmt::format("sizes[{}]", i));
+    args = sizes;
     size_t k = 0;
     for (const auto &b : P.inputs) args.push_back(fmt::format("static_cast<const {} *>(buffers[{}])", cType(b.elem), k++));
     for (const auto &b : P.outputs) args.push_back(fmt::format("static_cast<{} *>(buffers[{}])", cType(b.elem), k++));
+    // Bad run-time sizes: 1, after the check's message (the entry itself returns nothing).
+    const std::string check = sizes.empty() ? "(void)sizes;" : fmt::format("if (!{}) return 1;", runTimeSizeCheckCall(name, sizes));
     return fmt::format("// Generic entry: dynamic sizes in declaration order; buffers: inputs then outputs.\n"
-                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  (void)sizes;\n  {}({});\n  return {};\n}}\n",
-                       name, name, fmt::join(args, ", "), statusOfSizes());
+                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  {}\n  {}({});\n  return 0;\n}}\n",
+                       name, check, name, fmt::join(args, ", "));
   }
 
   // ---- buffers -----------------------------------------------------------------------------------
@@ -2218,8 +2217,9 @@ static inline void mdh_stream_fence() {
 //    between calls, and the same configuration and thread count give
 //    bitwise-identical results run after run.
 //  * Output cells that no output-view access writes are left untouched.
-//  * Run-time sizes must be at least 1: given a smaller one, the entry prints
-//    why on stderr and computes nothing (<name>_run returns 1; else 0).
+//  * Run-time sizes must be at least 1 and keep every access inside its buffer
+//    (docs/language.md §12.5): given others, the entry prints why on stderr
+//    and computes nothing (<name>_run returns 1; else 0).
 //  * Integer division by zero yields 0 (docs/language.md §14).
 //  * Built with: {4}
 //  * Configuration: {5}

@@ -8,12 +8,13 @@
  * Each affine index function composed with its buffer's row-major layout is
  * itself affine in i; the constructor computes that byte offset function
  * once per access.  Invariant: the constructor checks every access against
- * its buffer's extents over the whole MDA index box (sema derived the shapes
- * so this holds, the check only guards the memory reads).
+ * its buffer's extents over the whole MDA index box (AccessRange.h: a
+ * run-time size can push an index outside; the check guards the reads).
  */
 #pragma once
 
 #include "data/BufferData.h"
+#include "interp/AccessRange.h"
 #include "interp/LeafLayout.h"
 #include "interp/ProgramShapes.h"
 #include "interp/RuntimeError.h"
@@ -45,21 +46,11 @@ public:
         plan.layout = layout;
         plan.firstLeaf = leaf;
         plan.bytesPerIndex.assign(p.dims(), 0);
+        requireAccessInBuffer(buf, acc, /*output=*/false, shapes.sizes, shape, shapes);
         for (size_t k = 0; k < acc.dims.size(); ++k) {
           const hl::AffineIndex &ix = acc.dims[k];
-          int64_t offset = shapes.eval(ix.offset), lo = offset, hi = offset;
-          for (size_t d = 0; d < p.dims(); ++d) {
-            int64_t c = d < ix.coeffs.size() ? ix.coeff(d) : 0;
-            plan.bytesPerIndex[d] += c * byteStride[k];
-            int64_t span = c * (shapes.sizes[d] - 1);
-            (span > 0 ? hi : lo) += span;
-          }
-          if (lo < 0 || hi >= shape[k])
-            throw RuntimeError(codes::kShapeMismatch,
-                               fmt::format("an access of input buffer `{}` reaches index {} in dimension {}, outside [0, {})",
-                                           buf.name, lo < 0 ? lo : hi, k + 1, shape[k]),
-                               acc.range);
-          plan.baseByte += offset * byteStride[k];
+          for (size_t d = 0; d < p.dims() && d < ix.coeffs.size(); ++d) plan.bytesPerIndex[d] += ix.coeff(d) * byteStride[k];
+          plan.baseByte += shapes.eval(ix.offset) * byteStride[k];
         }
         leaf += uint32_t(layout.count());
         accesses_.push_back(std::move(plan));

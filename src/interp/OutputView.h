@@ -10,12 +10,15 @@
  * carries the same value (identical leaves): a different value is an error
  * naming the cell, both values and both MDA indices.  writersOf() inverts the
  * affine index functions for one cell, which per-cell evaluation and the
- * conflict message use.  Invariant: cells are written in the canonical order
+ * conflict message use.  The constructor checks every access against its
+ * buffer's extents (AccessRange.h), so no write lands outside a buffer
+ * whatever the run-time sizes.  Invariant: cells are written in the canonical order
  * (j ascending lexicographically, then accesses in view order), so the value
  * kept in a cell is the first write's.
  */
 #pragma once
 
+#include "interp/AccessRange.h"
 #include "interp/LeafLayout.h"
 #include "interp/MDA.h"
 #include "interp/PreparedProgram.h"
@@ -74,6 +77,7 @@ public:
       std::vector<int64_t> elemStride(cells.shape.size(), 1);
       for (size_t s = cells.shape.size(); s-- > 1;) elemStride[s - 1] = elemStride[s] * cells.shape[s];
       for (const auto &acc : buf.accesses) {
+        requireAccessInBuffer(buf, acc, /*output=*/true, outputIndexBox(p, shapes.sizes), cells.shape, shapes);
         AccessPlan a;
         a.buffer = b;
         a.firstLeaf = prog.accessFirstLeaf(k);

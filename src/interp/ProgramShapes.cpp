@@ -3,6 +3,7 @@
  */
 #include "interp/ProgramShapes.h"
 
+#include "interp/AccessRange.h"
 #include "interp/RuntimeError.h"
 #include "sema/BufferBytes.h"
 
@@ -152,6 +153,7 @@ ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, st
   }
   requireAddressable(p.inputs, s.inputs, s.runtimeSizes);
   requireAddressable(p.outputs, s.outputs, s.runtimeSizes);
+  requireAccessesInBuffers(p, s); // §12.5 with these run-time sizes, before any tool touches a buffer
   return s;
 }
 

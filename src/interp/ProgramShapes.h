@@ -33,7 +33,8 @@ struct ProgramShapes {
 
 /// Solves the dynamic sizes and derives every shape.  `inputShapes` holds
 /// the shapes of the inputs that have data (by buffer name); `given` holds
-/// explicit values of dynamic sizes.  Throws RuntimeError (E0905/E0906).
+/// explicit values of dynamic sizes.  Throws RuntimeError (E0905/E0906),
+/// also when an access leaves its buffer with these sizes (AccessRange.h).
 ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, std::vector<int64_t>> &inputShapes,
                             const std::map<std::string, int64_t> &given = {});
 

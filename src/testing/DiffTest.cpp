@@ -8,6 +8,7 @@
 #include "data/RandomData.h"
 #include "interp/Interpreter.h"
 #include "interp/PreciseEvaluation.h"
+#include "interp/RuntimeError.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
 #include "runtime/NativeLibrary.h"
@@ -138,8 +139,11 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     eo.allowUndefined = true;
     expected = interp::evaluate(prog, inputs, eo);
   } catch (const std::exception &e) {
-    res.report = fmt::format("the interpreter rejected the program's random inputs: {}\n", e.what());
-    return res; // not a compiler bug: nothing to compare
+    // Not a compiler bug, but nothing was tested either: never a pass.
+    const auto *runError = dynamic_cast<const interp::RuntimeError *>(&e);
+    res.unusable = fmt::format("nothing tested: the interpreter rejects this run: {}{}",
+                               runError ? fmt::format("error[{}]: ", runError->code) : "", e.what());
+    return res;
   }
 
   const bool opencl = opts.backend == "opencl";

@@ -99,6 +99,55 @@ for backend in openmp opencl; do
   grep -q "^zero 1 -7 three 0 32$" "$tmp/out" || { cat "$tmp/out" "$tmp/err"; fail "size 0 not refused or output changed ($backend)"; }
   grep -q "dot_i64_dyn: run-time size K = 0 is below 1" "$tmp/err" || { cat "$tmp/err"; fail "no message for size 0 ($backend)"; }
 done
+# Run-time sizes that put an access outside its buffer (i + 3 - N < 0 once N > 3), or make a buffer
+# larger than 2^63 - 1 bytes: generated entries say so, compute nothing and return a failure, for
+# input and output accesses alike; N = 3 runs.
+cat > "$tmp/shifted.cpp" <<'CPP'
+#include ENTRY_HEADER
+#include <cstdint>
+#include <cstdio>
+int main() {
+  int32_t x[5] = {10, 11, 12, 13, 14}, y[5] = {-7, -7, -7, -7, -7};
+  void *bufs[2] = {x, y};
+  int64_t bad[1] = {5}, huge[1] = {INT64_MAX}, good[1] = {3};
+  const int rcBad = ENTRY_RUN(bad, bufs);
+  const int rcHuge = ENTRY_RUN(huge, bufs);
+  int untouched = 1;
+  for (int i = 0; i < 5; ++i) untouched &= y[i] == -7;
+  const int rcGood = ENTRY_RUN(good, bufs);
+  std::printf("bad %d huge %d untouched %d good %d y %d %d %d %d\n", rcBad != 0, rcHuge != 0, untouched, rcGood, y[0], y[1], y[2], y[3]);
+}
+CPP
+for entry in shift_in_dyn shift_out_dyn; do
+  role=input; [ $entry = shift_out_dyn ] && role=output
+  for backend in openmp opencl; do
+    out=$tmp/$entry-$backend
+    $mdhc compile "$dir/shifted_dyn.mdh" --entry $entry --backend $backend -q -o "$out" > /dev/null 2> "$tmp/err" ||
+      { cat "$tmp/err"; fail "compile $entry ($backend)"; }
+    libs=-fopenmp; [ $backend = opencl ] && libs=-lOpenCL
+    c++ -std=c++17 -O1 -w -I"$out" -DENTRY_HEADER="\"$entry.h\"" -DENTRY_RUN=${entry}_run "$tmp/shifted.cpp" "$out/$entry.cpp" $libs \
+      -o "$out/user" 2> "$tmp/err" || { cat "$tmp/err"; fail "user program against $entry ($backend)"; }
+    "$out/user" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "user program against $entry ($backend) crashed"; }
+    grep -q "^bad 1 huge 1 untouched 1 good 0 y 10 11 12 -7$" "$tmp/out" ||
+      { cat "$tmp/out" "$tmp/err"; fail "$entry ($backend): bad sizes not refused, or the output changed"; }
+    grep -q "$entry: with run-time size N = 5, an access of $role buffer \`[xy]\` reaches index -2 in dimension 1, outside \[0, 3)" "$tmp/err" ||
+      { cat "$tmp/err"; fail "$entry ($backend): no message for N = 5"; }
+    grep -q "$entry: with run-time size N = 9223372036854775807, .* takes more than 2^63 - 1 bytes" "$tmp/err" ||
+      { cat "$tmp/err"; fail "$entry ($backend): no message for N = 2^63 - 1"; }
+  done
+  # mdhc run (both backends) and mdhi run: the interpreter's E0906 before anything runs.
+  for cmd in "$mdhc run" "$mdhc run --backend opencl" "$mdhi run"; do
+    $cmd "$dir/shifted_dyn.mdh" --entry $entry --set N=5 > "$tmp/out" 2> "$tmp/err"; rc=$?
+    [ $rc = 1 ] || { cat "$tmp/out" "$tmp/err"; fail "'$cmd' $entry N=5 exited $rc, not 1"; }
+    grep -q "error\[E0906\]: an access of $role buffer \`[xy]\` reaches index -2 in dimension 1, outside \[0, 3) with N = 5" "$tmp/err" ||
+      { cat "$tmp/err"; fail "'$cmd' $entry N=5: no E0906"; }
+  done
+  # mdh-difftest tests nothing there: an error, never '1 passed'.
+  $difftest "$dir/shifted_dyn.mdh" --entry $entry --set N=5 --configs 1 > "$tmp/out" 2> "$tmp/err"; rc=$?
+  [ $rc != 0 ] || { cat "$tmp/out" "$tmp/err"; fail "mdh-difftest $entry N=5 exited 0"; }
+  grep -q "^0 passed, 0 failed$" "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest $entry N=5 counted a pass"; }
+  grep -q "nothing tested: the interpreter rejects this run: error\[E0906\]" "$tmp/err" || { cat "$tmp/err"; fail "mdh-difftest $entry N=5: no reason"; }
+done
 # Negative numbers where only counts make sense: exit 2 and the option named.
 for cmd in "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
            "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --print-limit -3" \
