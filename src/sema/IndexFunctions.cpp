@@ -29,6 +29,14 @@ std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, co
       if (c != SizePoly()) return false;
     return true;
   };
+  // SizePoly saturates: report the overflow here, or a later check (E0404's
+  // sign, an extent) would show the saturated value as if the user wrote it.
+  auto overflows = [&](const AffineValue &v) {
+    bool over = v.offset.overflowed();
+    for (const auto &c : v.coeffs) over = over || c.overflowed();
+    if (over) error("E0409", e.range, "index function overflows 64 bits", "use smaller coefficients, offsets or sizes");
+    return over;
+  };
   using K = ast::Expr::Kind;
   switch (e.kind) {
   case K::Error: return std::nullopt;
@@ -88,15 +96,13 @@ std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, co
       AffineValue v = isConst(*a) ? *b : *a;
       for (auto &c : v.coeffs) c = c * k.offset;
       v.offset = v.offset * k.offset;
+      if (overflows(v)) return std::nullopt;
       return v;
     }
     AffineValue v = zero();
     for (size_t d = 0; d < D; ++d) v.coeffs[d] = op == ast::BinaryOp::Add ? a->coeffs[d] + b->coeffs[d] : a->coeffs[d] - b->coeffs[d];
     v.offset = op == ast::BinaryOp::Add ? a->offset + b->offset : a->offset - b->offset;
-    if (v.offset.overflowed()) {
-      error("E0409", e.range, "index function overflows 64 bits");
-      return std::nullopt;
-    }
+    if (overflows(v)) return std::nullopt;
     return v;
   }
   default: break;

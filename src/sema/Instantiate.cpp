@@ -759,8 +759,13 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   }
   for (const auto &b : prog->inputs) checkBufferBytes(b);
   for (const auto &b : prog->outputs) checkBufferBytes(b);
-  for (const auto &b : prog->inputs)
-    for (const auto &a : b.accesses)
+  // Inputs and outputs alike (§15.2): the generated code and the interpreter
+  // take coefficients as constants.
+  std::vector<const hl::Buffer *> viewed;
+  for (const auto *buffers : {&prog->inputs, &prog->outputs})
+    for (const auto &b : *buffers) viewed.push_back(&b);
+  for (const hl::Buffer *b : viewed)
+    for (const auto &a : b->accesses)
       for (const auto &ix : a.dims)
         for (const auto &c : ix.coeffs)
           for (const auto &p : c.params())
