@@ -3,6 +3,8 @@
  */
 #include "ll/Lowering.h"
 
+#include "hl/Injectivity.h"
+
 #include <fmt/format.h>
 
 namespace mdh::ll {
@@ -26,28 +28,9 @@ bool insideLemma10(const hl::Program &p, std::string *why) {
 }
 
 bool outputsStorableInPlace(const hl::Program &p) {
-  std::vector<SizePoly> out = p.outputSizes();
-  for (const auto &b : p.outputs) {
-    if (b.accesses.size() != 1) return false;
-    const auto &a = b.accesses[0];
-    std::vector<int> usedBy(p.dims(), -1);
-    for (size_t k = 0; k < a.dims.size(); ++k) {
-      int live = -1;
-      for (size_t d = 0; d < p.dims(); ++d) {
-        if (out[d] == SizePoly::constant(1)) continue;
-        if (!a.dims[k].coeffs[d].constantValue()) return false;
-        if (a.dims[k].coeff(d) == 0) continue;
-        if (live >= 0) return false; // two dimensions in one index: may collide
-        live = int(d);
-      }
-      if (live >= 0) {
-        if (usedBy[live] >= 0) return false;
-        usedBy[live] = int(k);
-      }
-    }
-    for (size_t d = 0; d < p.dims(); ++d)
-      if (out[d] != SizePoly::constant(1) && usedBy[d] < 0) return false; // dimension not in the index: collides
-  }
+  const std::vector<SizePoly> out = p.outputSizes();
+  for (const auto &b : p.outputs)
+    if (b.accesses.size() != 1 || !hl::provablyInjective(b, b.accesses[0], out)) return false;
   return true;
 }
 

@@ -51,8 +51,9 @@ struct Lowered {
 /// commutative operator (Lemma 10, with prefix sums of that operator).
 bool insideLemma10(const hl::Program &p, std::string *why = nullptr);
 
-/// True when every output buffer has one access that is injective over the
-/// output MDA (a permutation-like affine map), so cells can be stored in place.
+/// True when every output buffer has one access that is provably injective
+/// over the output MDA (hl/Injectivity.h: a full-rank map, or a mixed radix
+/// such as a flattened row-major `5*i + j`), so cells can be stored in place.
 bool outputsStorableInPlace(const hl::Program &p);
 
 /// The dimension whose OpenMP kernel is a streamed prefix sum

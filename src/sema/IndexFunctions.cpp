@@ -8,6 +8,7 @@
  */
 #include "sema/SemaImpl.h"
 
+#include "hl/Injectivity.h"
 #include "sema/BufferBytes.h"
 
 #include <fmt/format.h>
@@ -254,29 +255,6 @@ void Sema::Impl::checkBufferBytes(const hl::Buffer &b) {
         "use smaller sizes or index coefficients");
 }
 
-namespace {
-/// Rank of a small integer matrix (exact, fraction-free elimination in 128 bits).
-size_t integerRank(std::vector<std::vector<__int128>> m) {
-  size_t rank = 0, rows = m.size(), cols = rows ? m[0].size() : 0;
-  for (size_t c = 0; c < cols && rank < rows; ++c) {
-    size_t piv = rank;
-    while (piv < rows && m[piv][c] == 0) ++piv;
-    if (piv == rows) continue;
-    std::swap(m[piv], m[rank]);
-    for (size_t r = 0; r < rows; ++r) {
-      if (r == rank || m[r][c] == 0) continue;
-      __int128 a = m[rank][c], b = m[r][c];
-      for (size_t k = 0; k < cols; ++k) {
-        m[r][k] = m[r][k] * a - m[rank][k] * b;
-        if (m[r][k] > (__int128(1) << 100) || m[r][k] < -(__int128(1) << 100)) return cols; // give up: assume full rank
-      }
-    }
-    ++rank;
-  }
-  return rank;
-}
-} // namespace
-
 void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly> &outSizes,
                                 const std::vector<hl::CombineOperator> &ops) {
   std::vector<size_t> live;
@@ -295,7 +273,7 @@ void Sema::Impl::checkInjective(const hl::Buffer &b, const std::vector<SizePoly>
       m.push_back(row);
     }
     if (!constant || live.empty()) continue;
-    if (integerRank(m) < live.size()) {
+    if (!hl::provablyInjective(b, acc, outSizes)) {
       // Name the operator of a dimension the output ignores, when there is one.
       std::string instead;
       for (size_t k = 0; k < live.size() && instead.empty(); ++k) {
