@@ -19,6 +19,7 @@
 #include "codegen/GpuEmitters.h"
 #include "tune/TuneDriver.h"
 #include "tune/Tuner.h"
+#include "tune/TuningInstance.h"
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
@@ -260,18 +261,41 @@ int prepare(Compilation &comp, const Common &c, const std::vector<std::string> &
 }
 
 /// prepare() and the instantiation of `entry`; on failure `rc` is the exit status.
+/// With `runTimeSizes`, --set items that name run-time sizes go there (as in
+/// `mdhc run`) instead of being unknown meta-parameters.
 std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c, const std::string &entry,
-                                              const std::vector<std::string> &sets, int &rc) {
+                                              const std::vector<std::string> &sets, int &rc,
+                                              std::map<std::string, std::string> *runTimeSizes = nullptr) {
   MetaSettings settings;
   if ((rc = prepare(comp, c, sets, settings))) return nullptr;
-  auto prog = comp.sema().instantiate(entry, settings);
+  MetaSettings meta;
+  if (runTimeSizes) splitRunTimeSizes(comp.sema().lookup(entry), settings, meta, *runTimeSizes);
+  else meta = settings;
+  auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
   rc = prog ? 0 : 1;
   return prog;
 }
 
+/// The instance to tune: `entry` with its run-time sizes fixed to their
+/// --set values (tune/TuningInstance.h); on failure `rc` is the exit status.
+std::unique_ptr<hl::Program> instanceToTune(Compilation &comp, const Common &c, const std::string &entry,
+                                            const std::vector<std::string> &sets, int &rc) {
+  std::map<std::string, std::string> sizes;
+  auto prog = instantiateEntry(comp, c, entry, sets, rc, &sizes);
+  if (!prog) return nullptr;
+  Diagnostic problem;
+  if (!tune::fixRunTimeSizesForTuning(entry, *prog, sizes, problem)) {
+    fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), problem, isTerminal(stderr)));
+    rc = 1;
+    return nullptr;
+  }
+  return prog;
+}
+
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
-               int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp) {
+               int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp,
+               bool tuned = false) {
   auto isIdentifier = [](const std::string &n) {
     if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
     for (char ch : n)
@@ -291,7 +315,9 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   }
   Compilation comp(optionsFor(c));
   int rc = 0;
-  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  // --tune: values of run-time sizes were what the tuner measured; the entry still takes them at run time.
+  std::map<std::string, std::string> tunedSizes;
+  auto prog = instantiateEntry(comp, c, entry, sets, rc, tuned ? &tunedSizes : nullptr);
   if (!prog) return rc;
   auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
   if (!cfg) return 1;
@@ -372,7 +398,7 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
 int runTune(const Common &c, const std::string &entry, const std::vector<std::string> &sets, int threads, const TuneCli &cli) {
   Compilation comp(optionsFor(c));
   int rc = 0;
-  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  auto prog = instanceToTune(comp, c, entry, sets, rc);
   if (!prog) return rc;
   tune::DriverOptions d;
   if (!tuneDriverOptions(c, entry, sets, threads, cli, cli.pinPath, d)) return 2;
@@ -418,7 +444,7 @@ int tuneForCompile(const Common &c, const std::string &entry, const std::vector<
   cli.backend = backend;
   Compilation comp(optionsFor(c));
   int rc = 0;
-  auto prog = instantiateEntry(comp, c, entry, sets, rc);
+  auto prog = instanceToTune(comp, c, entry, sets, rc);
   if (!prog) return rc;
   tune::DriverOptions d;
   if (!tuneDriverOptions(c, entry, sets, threads, cli, configPath, d)) return 2;
@@ -635,7 +661,7 @@ int main(int argc, char **argv) {
   auto *tuneCmd = app.add_subcommand("tune", "search configurations by measured run time; writes the fastest as JSON");
   addCommon(tuneCmd, tuneOpts);
   tuneCmd->add_option("-e,--entry", entry, "the mdh declaration to tune")->required();
-  tuneCmd->add_option("-s,--set", sets, "meta-parameter values (all sizes concrete)")->allow_extra_args(false);
+  tuneCmd->add_option("-s,--set", sets, "meta-parameter values, and values of run-time sizes to tune at")->allow_extra_args(false);
   tuneCmd->add_option("--evaluations", tuneCli.opts.evaluations, "new candidates to measure (default 64; resumed ones do not count)")
       ->check(atLeast(0));
   tuneCmd->add_option("--seconds", tuneCli.opts.seconds, "wall-time budget in seconds (default 600)")->check(atLeast(0));
@@ -689,7 +715,8 @@ int main(int argc, char **argv) {
     configPath = tuned;
   }
   if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend, allowUndefined);
-  if (*compileCmd) return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp);
+  if (*compileCmd)
+    return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp, tuneCli.compileTune);
   if (!emit.empty()) {
     if (top.files.empty()) {
       fmt::print(stderr, "error: --emit needs at least one file\n");

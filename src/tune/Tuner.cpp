@@ -81,7 +81,10 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     if (!opts.quiet) progress.message(s);
   };
   if (!prog.dynamicSizes.empty()) {
-    res.message = "tuning needs concrete sizes; give every `*` size a value with --set";
+    // Callers fix them first (TuningInstance.h); the advice is what `mdhc tune` takes.
+    res.message = fmt::format("tuning needs concrete sizes: give the run-time size{} {} a value with --set (e.g. --set {}=1024); "
+                              "the configuration found applies to the entry with run-time sizes too",
+                              prog.dynamicSizes.size() == 1 ? "" : "s", fmt::join(prog.dynamicSizes, ", "), prog.dynamicSizes[0]);
     return res;
   }
   ll::AsmModel model = backend.model();
