@@ -310,7 +310,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   if (!name.empty() && codegen::isReservedSymbol(name) && name.rfind("mdh_entry_", 0) != 0) {
     fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word, a name of the C, math, OpenMP, OpenCL or CUDA "
                        "libraries the generated code uses, or in the `mdh_` namespace of its helpers; choose another "
-                       "symbol (e.g. --name {0}_kernel)\n", name);
+                       "symbol (e.g. --name mdh_entry_{0}, the default renaming)\n", name);
     return 1;
   }
   Compilation comp(optionsFor(c));
@@ -343,8 +343,8 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
-  fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n", outDir, kernel.name, ext,
-             backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.flags);
+  fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n# link with: {5}\n", outDir, kernel.name, ext,
+             backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.compileFlags, kernel.linkFlags);
   return 0;
 }
 

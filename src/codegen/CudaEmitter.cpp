@@ -5,6 +5,7 @@
  * cudaFuncSetAttribute (sm_80: up to 163 KiB, sm_90: 227 KiB).
  */
 #include "codegen/CNames.h"
+#include "codegen/EntryHeader.h"
 #include "codegen/GpuEmitters.h"
 
 #include "codegen/GpuKernelWriter.h"
@@ -12,6 +13,7 @@
 #include "codegen/SizeGuard.h"
 
 #include <fmt/format.h>
+#include <functional>
 #include <nlohmann/json.hpp>
 
 namespace mdh::codegen {
@@ -34,12 +36,14 @@ std::string elemsOf(const hl::Buffer &b) {
   return s;
 }
 
-std::string params(const hl::Program &p, bool device) {
+/// The parameters of an entry on device (`device`) or host pointers;
+/// `typeName` spells the element types (the header spells records its own way).
+std::string params(const hl::Program &p, bool device, const std::function<std::string(const Type &)> &typeName = cType) {
   std::vector<std::string> ps;
   if (device) ps.push_back("cudaStream_t mdh_stream");
   for (const auto &s : p.dynamicSizes) ps.push_back("int64_t sz_" + s);
-  for (const auto &b : p.inputs) ps.push_back(fmt::format("const {} *in_{}", cType(b.elem), b.name));
-  for (const auto &b : p.outputs) ps.push_back(fmt::format("{} *out_{}", cType(b.elem), b.name));
+  for (const auto &b : p.inputs) ps.push_back(fmt::format("const {} *in_{}", typeName(b.elem), b.name));
+  for (const auto &b : p.outputs) ps.push_back(fmt::format("{} *out_{}", typeName(b.elem), b.name));
   return fmt::format("{}", fmt::join(ps, ", "));
 }
 
@@ -141,17 +145,23 @@ EmittedKernel emitCuda(const std::vector<GpuUnit> &batch) {
 //
 )", e.name, MDH_VERSION, strict ? " --fmad=false" : "");
   for (const auto &u : batch) h += fmt::format("//  {}: configuration {}\n", u.name, ll::toJson(u.lowered->config).dump());
-  h += "#pragma once\n#include <stdint.h>\n#include <cuda_runtime.h>\n\n";
-  h += emitTypeDecls(p);
+  h += shapesComment(p);
+  std::vector<std::string> symbols;
+  for (const auto &u : batch) symbols.insert(symbols.end(), {u.name, u.name + "_cuda", u.name + "_run"});
+  HeaderTypes types(p, symbols);
+  auto typeName = [&](const Type &t) { return types.type(t); };
+  h += "#pragma once\n#include <cuda_runtime.h>\n" + types.declarations() + "\n";
   h += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
   for (const auto &u : batch) {
-    h += fmt::format("int {}({});\n", u.name, params(p, false));
-    h += fmt::format("int {}_cuda({});\n", u.name, params(p, true));
+    h += fmt::format("int {}({});\n", u.name, params(p, false, typeName));
+    h += fmt::format("int {}_cuda({});\n", u.name, params(p, true, typeName));
     h += fmt::format("int {}_run(const int64_t *sizes, void *const *buffers);\n", u.name);
   }
   h += "#ifdef __cplusplus\n}\n#endif\n";
   e.header = h;
   e.flags = strict ? "-std=c++17 -O3 --fmad=false" : "-std=c++17 -O3";
+  e.compileFlags = e.flags;
+  e.linkFlags = "-lcudart";
   return e;
 }
 

@@ -69,25 +69,6 @@ void collectCasts(const hl::SStmt &s, std::set<std::pair<std::string, std::strin
   for (const auto &t : s.elseBody) collectCasts(*t, out);
 }
 
-void collectAggregates(const Type &t, std::vector<Type> &out) {
-  for (const auto &e : t.elems) collectAggregates(e, out);
-  if (t.kind == Type::Kind::Record)
-    for (const auto &f : t.record->fields) collectAggregates(f.type, out);
-  if (t.kind != Type::Kind::Tuple && t.kind != Type::Kind::Record) return;
-  for (const auto &x : out)
-    if (x == t) return;
-  out.push_back(t);
-}
-void collectAggregates(const hl::SExpr &e, std::vector<Type> &out) {
-  collectAggregates(e.type, out);
-  for (const auto &a : e.args) collectAggregates(*a, out);
-}
-void collectAggregates(const hl::SStmt &s, std::vector<Type> &out) {
-  if (s.value) collectAggregates(*s.value, out);
-  for (const auto &t : s.thenBody) collectAggregates(*t, out);
-  for (const auto &t : s.elseBody) collectAggregates(*t, out);
-}
-
 } // namespace
 
 std::string emitGpuHelpers(const hl::Program &p) {
@@ -152,20 +133,12 @@ std::string emitGpuHelpers(const hl::Program &p) {
     }
   }
   // Constructors of records and tuples (GPU C has no brace initialisation of temporaries).
-  std::vector<Type> aggs;
-  for (const auto &b : p.inputs) collectAggregates(b.elem, aggs);
-  for (const auto &b : p.outputs) collectAggregates(b.elem, aggs);
-  for (const auto &f : p.functions) {
-    for (const auto &t : f->localTypes) collectAggregates(t, aggs);
-    collectAggregates(f->result, aggs);
-    for (const auto &s : f->body) collectAggregates(*s, aggs);
-  }
-  for (const auto &t : aggs) {
+  for (const auto &t : programAggregateTypes(p)) {
     std::vector<std::string> params, sets;
     if (t.kind == Type::Kind::Record) {
       for (size_t i = 0; i < t.record->fields.size(); ++i) {
         params.push_back(fmt::format("{} a{}", cType(t.record->fields[i].type), i));
-        sets.push_back(fmt::format("r.{} = a{};", cMember(t.record->fields[i].name), i));
+        sets.push_back(fmt::format("r.{} = a{};", implFieldName(*t.record, i), i));
       }
     } else {
       for (size_t i = 0; i < t.elems.size(); ++i) {

@@ -23,7 +23,9 @@ struct EmittedKernel {
   std::string kernel;   ///< the entry points of this configuration
   std::string source;   ///< common + kernel: a complete .cpp
   std::string header;   ///< .h
-  std::string flags;    ///< compiler flags the source expects
+  std::string flags;    ///< compiler flags the source expects, for one step from source to shared library
+  std::string compileFlags; ///< the flags to compile the source alone (`-c`)
+  std::string linkFlags;    ///< what a program linking the object needs besides it (`-lOpenCL`)
 };
 
 /// `name` overrides the entry symbol (default: the instance name), so that

@@ -12,28 +12,20 @@
 
 namespace mdh::codegen {
 
-std::string cType(const Type &t) {
-  switch (t.kind) {
-  case Type::Kind::Tuple: return "mdh_" + mangle(t);
-  case Type::Kind::Record: return cMember(t.record->name);
-  default: return t.cName();
-  }
-}
-
-namespace {
-
-void collectTypes(const Type &t, std::vector<Type> &out) {
-  for (const auto &e : t.elems) collectTypes(e, out);
+void collectAggregateTypes(const Type &t, std::vector<Type> &out) {
+  for (const auto &e : t.elems) collectAggregateTypes(e, out);
   if (t.kind == Type::Kind::Record)
-    for (const auto &f : t.record->fields) collectTypes(f.type, out);
+    for (const auto &f : t.record->fields) collectAggregateTypes(f.type, out);
   if (t.kind != Type::Kind::Tuple && t.kind != Type::Kind::Record) return;
   for (const auto &x : out)
     if (x == t) return;
   out.push_back(t);
 }
 
+namespace {
+
 void collectExprTypes(const hl::SExpr &e, std::vector<Type> &out) {
-  collectTypes(e.type, out);
+  collectAggregateTypes(e.type, out);
   for (const auto &a : e.args) collectExprTypes(*a, out);
 }
 
@@ -154,7 +146,7 @@ private:
     }
     case hl::SExpr::Kind::Field: {
       const Type &bt = e.args[0]->type;
-      if (bt.kind == Type::Kind::Record) return fmt::format("{}.{}", a(0), cMember(bt.record->fields[e.field].name));
+      if (bt.kind == Type::Kind::Record) return fmt::format("{}.{}", a(0), implFieldName(*bt.record, size_t(e.field)));
       return fmt::format("{}._{}", a(0), e.field);
     }
     }
@@ -164,54 +156,47 @@ private:
 
 } // namespace
 
-std::string fnName(const hl::ScalarFunction &f) { return "mdh_fn_" + f.name; }
+std::string fnName(const hl::ScalarFunction &f) { return "mdh_fn_" + functionCode(f); }
 
-namespace {
-std::vector<Type> programTypes(const hl::Program &p) {
+std::vector<Type> programAggregateTypes(const hl::Program &p) {
   std::vector<Type> types;
-  for (const auto &b : p.inputs) collectTypes(b.elem, types);
-  for (const auto &b : p.outputs) collectTypes(b.elem, types);
+  for (const auto &b : p.inputs) collectAggregateTypes(b.elem, types);
+  for (const auto &b : p.outputs) collectAggregateTypes(b.elem, types);
   for (const auto &f : p.functions) {
-    for (const auto &t : f->localTypes) collectTypes(t, types);
-    collectTypes(f->result, types);
+    for (const auto &t : f->localTypes) collectAggregateTypes(t, types);
+    collectAggregateTypes(f->result, types);
     for (const auto &s : f->body) collectStmtTypes(*s, types);
   }
   return types;
 }
-} // namespace
 
-std::string makeFn(const Type &t) { return "mdh_make_" + cType(t); }
+std::string makeFn(const Type &t) { return "mdh_make_" + typeCode(t); }
 
 std::string emitTypeDecls(const hl::Program &p, const Dialect &d) {
-  std::vector<Type> types = programTypes(p);
+  std::vector<Type> types = programAggregateTypes(p);
   std::string out;
   for (const auto &t : types) {
+    // Records keep their user field names after the position (`_0_x`); tuples are positional.
+    std::vector<std::string> fields;
+    if (t.kind == Type::Kind::Record)
+      for (size_t i = 0; i < t.record->fields.size(); ++i)
+        fields.push_back(fmt::format("  {} {};\n", cType(t.record->fields[i].type), implFieldName(*t.record, i)));
+    else
+      for (size_t i = 0; i < t.elems.size(); ++i) fields.push_back(fmt::format("  {} _{};\n", cType(t.elems[i]), i));
     if (d.gpuC) {
       // typedef'd structs: valid C (OpenCL C) and C++ (CUDA); same layout as the host's.
-      out += fmt::format("typedef struct {0} {{\n", cType(t));
-      if (t.kind == Type::Kind::Record)
-        for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), cMember(f.name));
-      else
-        for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
-      out += fmt::format("}} {0};\nMDH_STATIC_ASSERT(sizeof({0}) == {1}, \"record layout\");\n", cType(t), t.size());
+      out += fmt::format("typedef struct {0} {{\n{1}}} {0};\nMDH_STATIC_ASSERT(sizeof({0}) == {2}, \"record layout\");\n",
+                         cType(t), fmt::join(fields, ""), t.size());
       continue;
     }
-    // Guarded, so that the headers of several generated kernels sharing a
-    // type can be included in one source file.  A record's guard names its
-    // fields too: another record of the same name is still a redefinition.
+    // Guarded, so that several kernels' code can share one source file; a
+    // record's guard names its fields too, so that a record of the same name
+    // and another layout is a redefinition, not silently the first one.
     std::string guard = "MDH_TYPE_" + cType(t);
     if (t.kind == Type::Kind::Record)
-      for (const auto &f : t.record->fields) guard += "_" + mangle(f.type) + "_" + cMember(f.name);
-    out += fmt::format("#ifndef {0}\n#define {0}\n", guard);
-    if (t.kind == Type::Kind::Record) {
-      out += fmt::format("struct {} {{\n", cType(t));
-      for (const auto &f : t.record->fields) out += fmt::format("  {} {};\n", cType(f.type), cMember(f.name));
-      out += fmt::format("}};\nstatic_assert(sizeof({}) == {}, \"record layout\");\n", cType(t), t.record->size);
-    } else {
-      out += fmt::format("struct {} {{\n", cType(t));
-      for (size_t i = 0; i < t.elems.size(); ++i) out += fmt::format("  {} _{};\n", cType(t.elems[i]), i);
-      out += "};\n";
-    }
+      for (const auto &f : t.record->fields) guard += "_" + typeCode(f.type) + "_" + std::to_string(f.name.size()) + f.name;
+    out += fmt::format("#ifndef {0}\n#define {0}\nstruct {1} {{\n{2}}};\n", guard, cType(t), fmt::join(fields, ""));
+    if (t.kind == Type::Kind::Record) out += fmt::format("static_assert(sizeof({}) == {}, \"record layout\");\n", cType(t), t.record->size);
     out += "#endif\n";
   }
   return out;

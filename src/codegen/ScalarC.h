@@ -14,9 +14,11 @@
  */
 #pragma once
 
+#include "codegen/CNames.h"
 #include "hl/HLIR.h"
 
 #include <string>
+#include <vector>
 
 namespace mdh::codegen {
 
@@ -29,8 +31,11 @@ struct Dialect {
 /// The GPU C dialect: functions qualified by the MDH_FN macro.
 Dialect gpuDialect();
 
-/// C type name for a Type (records by name, tuples as generated structs).
-std::string cType(const Type &t);
+/// Every record and tuple type within `t` (itself included), element types
+/// first, each once: appended to `out` unless there already.
+void collectAggregateTypes(const Type &t, std::vector<Type> &out);
+/// Every record and tuple type the program uses (buffers, functions), element types first.
+std::vector<Type> programAggregateTypes(const hl::Program &p);
 
 /// Struct declarations of every record and tuple type the program uses.
 std::string emitTypeDecls(const hl::Program &p, const Dialect &d = {});

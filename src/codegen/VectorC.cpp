@@ -286,9 +286,9 @@ private:
 
 bool isVectorizable(const hl::ScalarFunction &f) { return VectorizableCheck().function(f); }
 
-std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + f.name; }
+std::string vectorFnName(const hl::ScalarFunction &f) { return "mdh_fnv_" + functionCode(f); }
 
-std::string narrowVectorFnName(const hl::ScalarFunction &f) { return "mdh_fnn_" + f.name; }
+std::string narrowVectorFnName(const hl::ScalarFunction &f) { return "mdh_fnn_" + functionCode(f); }
 
 
 std::string emitVectorFunctions(const hl::Program &p) {
