@@ -9,16 +9,24 @@
 #     [CONFIG  tuned.json]                     # low-level configuration
 #     [STRICT_FP]                              # no FMA contraction (also when
 #                                              # CONFIG says "strict_fp": true)
-#     [THREADS 0]  [INCLUDE dir ...])
+#     [THREADS 0]  [INCLUDE dir ...])          # module directories (relative:
+#                                              # to this CMakeLists.txt, as SOURCE)
 #   target_link_libraries(app PRIVATE matvec_f32)   # then #include "matvec_f32.h"
 #
-# The generated source is rebuilt when the .mdh file or the configuration
-# changes; it needs only a C++17 compiler with OpenMP at build time (and
-# CMake >= 3.19, which reads the configuration's "strict_fp").
+# The generated source is rebuilt when the .mdh file, a module it imports or
+# the configuration changes: mdhc writes a depfile of every .mdh file it read
+# (Ninja; Makefiles from CMake 3.20), and other generators depend on every
+# .mdh file under the source's and the INCLUDE directories.  It needs only a
+# C++17 compiler with OpenMP at build time (and CMake >= 3.19, which reads
+# the configuration's "strict_fp").
 if(NOT MDHC)
   find_program(MDHC mdhc HINTS ${CMAKE_CURRENT_LIST_DIR}/../build/tools)
 endif()
 find_package(OpenMP REQUIRED)
+# Depfile paths relative to the current binary directory, as the function writes them (absolute).
+if(POLICY CMP0116)
+  cmake_policy(SET CMP0116 NEW)
+endif()
 
 function(mdh_add_library target)
   cmake_parse_arguments(ARG "STRICT_FP" "SOURCE;ENTRY;SET;CONFIG;THREADS" "INCLUDE" ${ARGN})
@@ -55,13 +63,29 @@ function(mdh_add_library target)
   if(ARG_THREADS)
     list(APPEND args --threads ${ARG_THREADS})
   endif()
+  get_filename_component(src_dir ${src} DIRECTORY)
+  set(module_dirs ${src_dir})
   foreach(inc ${ARG_INCLUDE})
+    get_filename_component(inc ${inc} ABSOLUTE) # relative to CMAKE_CURRENT_SOURCE_DIR, like SOURCE
     list(APPEND args -I ${inc})
+    list(APPEND module_dirs ${inc})
   endforeach()
+  # Imported modules: the depfile lists every .mdh file mdhc read.
+  if(CMAKE_GENERATOR MATCHES "Ninja" OR (CMAKE_GENERATOR MATCHES "Makefiles" AND NOT CMAKE_VERSION VERSION_LESS 3.20))
+    list(APPEND args --depfile ${dir}/${target}.d)
+    set(depfile DEPFILE ${dir}/${target}.d)
+  else()
+    set(depfile)
+    foreach(d ${module_dirs})
+      file(GLOB_RECURSE modules CONFIGURE_DEPENDS ${d}/*.mdh)
+      list(APPEND deps ${modules})
+    endforeach()
+  endif()
   add_custom_command(
     OUTPUT ${dir}/${target}.cpp ${dir}/${target}.h
     COMMAND ${MDHC} ${args}
     DEPENDS ${deps} ${MDHC}
+    ${depfile}
     COMMENT "mdhc: ${ARG_ENTRY} (${ARG_SET}) -> ${target}"
     VERBATIM)
   add_library(${target} STATIC ${dir}/${target}.cpp)

@@ -5,6 +5,7 @@
 #include "driver/CliSupport.h"
 #include "driver/Compilation.h"
 #include "codegen/CNames.h"
+#include "codegen/DepFile.h"
 #include "codegen/OpenMPEmitter.h"
 #include "data/AtomicFiles.h"
 #include "data/BufferFiles.h"
@@ -295,7 +296,7 @@ std::unique_ptr<hl::Program> instanceToTune(Compilation &comp, const Common &c, 
 
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp,
-               bool tuned = false) {
+               bool tuned = false, const std::string &depfile = "") {
   auto isIdentifier = [](const std::string &n) {
     if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
     for (char ch : n)
@@ -338,6 +339,13 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     files.stage(outDir + "/" + kernel.name + ext, bytes(kernel.source));
     files.stage(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
     files.stage(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
+    // The generated source depends on every .mdh file read: the main one and its imports.
+    if (!depfile.empty()) {
+      auto absolute = [](const std::string &f) { return std::filesystem::absolute(f).lexically_normal().string(); };
+      std::vector<std::string> read;
+      for (const auto &f : sourceFiles(comp)) read.push_back(absolute(f));
+      files.stage(depfile, bytes(codegen::makeDepfile(absolute(outDir + "/" + kernel.name + ext), read)));
+    }
     files.commit();
   } catch (const std::exception &e) {
     fmt::print(stderr, "error: {}\n", e.what());
@@ -629,6 +637,8 @@ int main(int argc, char **argv) {
       ->check(nonEmpty("omit -o for the current directory"));
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
+  std::string depfile;
+  compileCmd->add_option("--depfile", depfile, "also write a Make-style dependency file: the source on every .mdh file read");
   compileCmd->add_flag("--tune", tuneCli.compileTune, "use the best tuned configuration (tuning first while the budget lasts; --config pins)");
   compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)")->check(atLeast(0));
   compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)")
@@ -716,7 +726,7 @@ int main(int argc, char **argv) {
   }
   if (*runCmd) return runRun(runOpts, entry, sets, configPath, threads, ins, outs, seed, strictFp, runBackend, allowUndefined);
   if (*compileCmd)
-    return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp, tuneCli.compileTune);
+    return runCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, kernelName, strictFp, tuneCli.compileTune, depfile);
   if (!emit.empty()) {
     if (top.files.empty()) {
       fmt::print(stderr, "error: --emit needs at least one file\n");

@@ -1,23 +1,45 @@
-# Configures, builds and runs tests/cmake/project against this build's mdhc.
+# Configures, builds and runs tests/cmake/project against this build's mdhc,
+# from a copy (the test edits an imported module): with the generator GEN,
+# then the import check again with the other of Ninja and Unix Makefiles.
 file(REMOVE_RECURSE ${BIN})
-execute_process(COMMAND ${CMAKE_COMMAND} -S ${SRC}/tests/cmake/project -B ${BIN} -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC}
-                RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "configuring the user project failed")
+file(COPY ${SRC}/tests/cmake/project/ DESTINATION ${BIN}/src)
+set(module ${BIN}/src/mdh/lib/weights.mdh)
+
+function(run what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what}")
+  endif()
+endfunction()
+
+# Sets the imported module's weight (`a + W * b`); the edit is newer than any output.
+function(set_weight from to)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1)
+  file(READ ${module} text)
+  string(REPLACE "a + ${from} * b" "a + ${to} * b" text "${text}")
+  file(WRITE ${module} "${text}")
+endfunction()
+
+run("configuring the user project failed"
+    ${CMAKE_COMMAND} -G ${GEN} -S ${BIN}/src -B ${BIN}/build -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC})
+run("building the user project failed" ${CMAKE_COMMAND} --build ${BIN}/build)
+run("the user project's kernel gave wrong results" ${BIN}/build/app)
+run("the strict-FP kernel was contracted into FMAs" ${BIN}/build/app_strict)
+run("a scan called from inside a parallel region gave wrong results" ${BIN}/build/app_nested)
+run("the kernel with an imported module (relative INCLUDE) gave wrong results" ${BIN}/build/app_import 2)
+set_weight(2 3)
+run("rebuilding after the imported module changed failed" ${CMAKE_COMMAND} --build ${BIN}/build)
+run("editing an imported module left stale generated code (${GEN})" ${BIN}/build/app_import 3)
+
+if(GEN MATCHES "Ninja")
+  set(other "Unix Makefiles")
+else()
+  set(other "Ninja")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} --build ${BIN} RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "building the user project failed")
-endif()
-execute_process(COMMAND ${BIN}/app RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the user project's kernel gave wrong results")
-endif()
-execute_process(COMMAND ${BIN}/app_strict RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the strict-FP kernel was contracted into FMAs")
-endif()
-execute_process(COMMAND ${BIN}/app_nested RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "a scan called from inside a parallel region gave wrong results")
-endif()
+run("configuring the user project with ${other} failed"
+    ${CMAKE_COMMAND} -G ${other} -S ${BIN}/src -B ${BIN}/build-other -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC})
+run("building app_import with ${other} failed" ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_import)
+run("the kernel with an imported module gave wrong results (${other})" ${BIN}/build-other/app_import 3)
+set_weight(3 2)
+run("rebuilding app_import with ${other} failed" ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_import)
+run("editing an imported module left stale generated code (${other})" ${BIN}/build-other/app_import 2)
