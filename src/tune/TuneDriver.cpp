@@ -39,6 +39,37 @@ std::unique_ptr<CandidateBackend> makeBackend(const DriverOptions &o, CompileCac
 
 } // namespace
 
+std::string tuneSummary(const TuneResult &r, const ConfirmationRecord *confirmation) {
+  // One line that starts `tune: best` (scripts grep it).  A speed-up is only
+  // ever the default's time over another configuration's, never the default
+  // over itself.
+  const std::string defHash = configHash(r.baseline.config);
+  const bool keptDefault = configHash(r.best.config) == defHash;
+  const std::string counts = fmt::format("{} candidates, {} failed", r.history.size(), r.failed);
+  if (r.best.seconds <= 0)
+    return fmt::format("tune: best: none measured, default {:.3f} ms, {}\n", r.baseline.seconds * 1e3, counts);
+  if (!r.confirmedBaseline || !confirmation) {
+    if (keptDefault)
+      return fmt::format("tune: best is the default, {:.3f} ms (no candidate measured faster; not re-timed side by side), {}\n",
+                         r.best.seconds * 1e3, counts);
+    return fmt::format("tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x; not re-timed side by side), {}\n", r.best.seconds * 1e3,
+                       r.baseline.seconds * 1e3, r.baseline.seconds / r.best.seconds, counts);
+  }
+  const double def = r.confirmedBaseline->seconds;
+  if (!keptDefault)
+    return fmt::format("tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), re-timed side by side ({} candidates), {}\n",
+                       r.best.seconds * 1e3, def * 1e3, def / r.best.seconds, r.confirmedCandidates, counts);
+  // The default is kept: say so, and how the fastest other candidate fared in the same rounds.
+  double other = -1;
+  for (const auto &e : confirmation->entries)
+    if (e.configHash != defHash && e.median > 0 && (other < 0 || e.median < other)) other = e.median;
+  std::string rival = other > 0 ? fmt::format("the fastest other candidate {:.3f} ms, {:.2f}x the default's speed",
+                                             other * 1e3, def / other)
+                                 : std::string("no other candidate re-timed");
+  return fmt::format("tune: best is the default, kept: {:.3f} ms re-timed side by side ({} candidates); {}; {}\n", def * 1e3,
+                     r.confirmedCandidates, rival, counts);
+}
+
 int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll::Config> &best) {
   CompileCache cache(o.cacheDir);
   std::string berr;
@@ -89,22 +120,9 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
                  db.path());
       return 130;
     }
-    // The summary line keeps the first tuner's format (scripts grep `^tune: best`).
-    fmt::print(stderr, "tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), {} candidates, {} failed\n", r.best.seconds * 1e3,
-               r.baseline.seconds * 1e3, r.best.seconds > 0 ? r.baseline.seconds / r.best.seconds : 0.0, r.history.size(), r.failed);
-    if (r.confirmedBaseline) {
-      // The confirmation may keep the default although a candidate timed a
-      // little faster (a lead inside the noise) or when none was faster.
-      const bool keptDefault = ll::toJson(r.best.config).dump() == ll::toJson(r.baseline.config).dump();
-      if (keptDefault)
-        fmt::print(stderr, "tune: re-timed side by side ({} candidates): the default is kept, {:.3f} ms (no candidate beat it "
-                           "by more than the noise)\n",
-                   r.confirmedCandidates, r.confirmedBaseline->seconds * 1e3);
-      else
-        fmt::print(stderr, "tune: re-timed side by side ({} candidates): best {:.3f} ms, default {:.3f} ms ({:.2f}x)\n",
-                   r.confirmedCandidates, r.best.seconds * 1e3, r.confirmedBaseline->seconds * 1e3,
-                   r.best.seconds > 0 ? r.confirmedBaseline->seconds / r.best.seconds : 0.0);
-    }
+    const ConfirmationRecord *confirmation =
+        r.confirmedBaseline && !db.confirmations().empty() ? &db.confirmations().back() : nullptr;
+    fmt::print(stderr, "{}", tuneSummary(r, confirmation));
     fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed from {}\n", stopName(r.stop),
                r.history.size(), r.failed, r.resumed, db.path());
     if (!best) {

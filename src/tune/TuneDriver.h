@@ -16,6 +16,7 @@
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "tune/Tuner.h"
+#include "tune/TuningDb.h"
 
 #include <optional>
 #include <string>
@@ -37,6 +38,13 @@ struct DriverOptions {
 
 /// Tunes (or resumes); on success `best` is the fastest recorded configuration.
 int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll::Config> &best);
+
+/// The summary a tuning session prints: `tune: best ...` with the best and
+/// the default configuration's times (side by side when this session re-timed
+/// them, `confirmation` being that re-timing; else single measurements), and
+/// when the default is kept, that it is and how the fastest other candidate
+/// compared.
+std::string tuneSummary(const TuneResult &r, const ConfirmationRecord *confirmation);
 
 /// Prints the database's records of this instantiation (best first) to stdout.
 int showTuning(const hl::Program &prog, const DriverOptions &o);
