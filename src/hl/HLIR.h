@@ -77,6 +77,9 @@ struct SStmt {
 struct ScalarFunction {
   std::string name;            ///< mangled instance name, e.g. "mul_f32"
   std::string sourceName;      ///< name in the source
+  /// The type arguments of a generic function's instance, in declaration order: two instances
+  /// are the same function exactly when these agree (`name` is readable, not injective).
+  std::vector<Type> typeArgs;
   std::vector<Type> localTypes; ///< parameters first, then `let` locals
   std::vector<std::string> localNames;
   size_t numParams = 0;

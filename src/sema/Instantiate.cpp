@@ -78,8 +78,21 @@ void Sema::Impl::reportBadOpName(const ast::OpRef &r) {
         hint.empty() ? "use a built-in (add, mul, max, min, and, or, xor) or a function of two arguments" : hint);
 }
 
+namespace {
+/// E0502's hint: the user operation that replaces a built-in on `t`, in the wrapper it was
+/// written in (a scan needs only associativity, a point-wise combination also commutativity).
+std::string userOperatorHint(const Type &t, bool prefixSum) {
+  std::string decl = fmt::format("{0} fn op(a: {1}, b: {1}) -> {1}", prefixSum ? "@assoc" : "@assoc @comm", t.str());
+  std::string use = prefixSum ? "ps(op)" : "pw(op)";
+  if (t.kind == Type::Kind::Record) return fmt::format("declare `{}` and use `{}`", decl, use);
+  return fmt::format("docs/language.md §9.1 lists the types each built-in operator takes; for `{}` declare `{}` and "
+                     "use `{}`",
+                     t.str(), decl, use);
+}
+} // namespace
+
 std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, const Type &t, hl::Program &prog,
-                                                            const Env &env, const Env *combineEnv) {
+                                                            const Env &env, const Env *combineEnv, bool prefixSum) {
   switch (r.kind) {
   case ast::OpRef::Kind::Error: return std::nullopt;
   case ast::OpRef::Kind::Tuple: {
@@ -94,7 +107,7 @@ std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, 
     b.kind = hl::BinaryOperator::Kind::Tuple;
     b.type = t;
     for (size_t i = 0; i < r.elems.size(); ++i) {
-      auto sub = resolveOpRef(r.elems[i], t.elems[i], prog, env, combineEnv);
+      auto sub = resolveOpRef(r.elems[i], t.elems[i], prog, env, combineEnv, prefixSum);
       if (!sub) return std::nullopt;
       b.elems.push_back(*sub);
     }
@@ -110,11 +123,7 @@ std::optional<hl::BinaryOperator> Sema::Impl::resolveOpRef(const ast::OpRef &r, 
       if (!user) {
         if (!t.isError())
           error("E0502", r.range, fmt::format("built-in operator `{}` is not defined on `{}`", n, t.str()),
-                t.kind == Type::Kind::Record
-                    ? fmt::format("declare a function `fn op(a: {0}, b: {0}) -> {0}` and use `pw(op)`", t.str())
-                    : fmt::format("docs/language.md §9.2 lists the types each built-in operator takes; for `{0}` declare "
-                                  "`fn op(a: {0}, b: {0}) -> {0}` and use `pw(op)`",
-                                  t.str()));
+                userOperatorHint(t, prefixSum));
         return std::nullopt;
       }
     }
@@ -168,7 +177,7 @@ std::optional<hl::CombineOperator> Sema::Impl::resolveCombineOp(const ast::Combi
   case ast::CombineOp::Kind::PrefixSum: {
     c.kind = op.kind == ast::CombineOp::Kind::PointWise ? hl::CombineOperator::Kind::PointWise
                                                         : hl::CombineOperator::Kind::PrefixSum;
-    auto b = resolveOpRef(op.op, t, prog, env, nullptr);
+    auto b = resolveOpRef(op.op, t, prog, env, nullptr, op.kind == ast::CombineOp::Kind::PrefixSum);
     if (!b) return std::nullopt;
     c.op = *b;
     return c;
@@ -207,7 +216,7 @@ std::optional<hl::CombineOperator> Sema::Impl::resolveCombineOp(const ast::Combi
                : cd->op.kind == ast::CombineOp::Kind::PointWise ? hl::CombineOperator::Kind::PointWise
                                                                  : hl::CombineOperator::Kind::PrefixSum;
     if (res.kind == hl::CombineOperator::Kind::Concat) return res;
-    auto b = resolveOpRef(cd->op.op, t, prog, inner, &declParams);
+    auto b = resolveOpRef(cd->op.op, t, prog, inner, &declParams, cd->op.kind == ast::CombineOp::Kind::PrefixSum);
     if (!b) {
       note(cd->name.range, fmt::format("in combine operator `{}` declared here", cd->name.name));
       return std::nullopt;
@@ -550,7 +559,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
       error("E0502", fr.range, fmt::format("built-in operator `{}` is not defined on `{}`", sym, inTypes[0].str()),
             inTypes[0].kind == Type::Kind::Record
                 ? fmt::format("declare a function `fn f(a: {0}, b: {0}) -> {0}` and name it in md_hom", inTypes[0].str())
-                : "docs/language.md §9.2 lists the types each built-in operator takes; declare a function and name it "
+                : "docs/language.md §9.1 lists the types each built-in operator takes; declare a function and name it "
                   "in md_hom instead");
       ok = false;
     } else {

@@ -825,18 +825,29 @@ std::optional<std::map<std::string, Type>> Sema::Impl::bindFnTypeArgs(const ast:
 
 const hl::ScalarFunction *Sema::Impl::instantiateFn(const ast::FnDecl &fn, const std::map<std::string, Type> &typeArgs,
                                                     hl::Program &prog, SourceRange use) {
-  std::string key = fn.name.name;
+  std::string name = fn.name.name;
+  std::vector<Type> args;
   for (const auto &p : fn.metaParams) {
     auto it = typeArgs.find(p.name.name);
-    key += "_" + (it != typeArgs.end() ? mangle(it->second) : std::string("?"));
+    name += "_" + (it != typeArgs.end() ? mangle(it->second) : std::string("?"));
+    args.push_back(it != typeArgs.end() ? it->second : Type::error());
   }
   for (const auto &f : prog.functions)
-    if (f->name == key && f->sourceName == fn.name.name) return f.get();
+    if (f->sourceName == fn.name.name && f->typeArgs == args) return f.get();
+  // The readable name can collide: g<A, i32_f32> and g<A_i32, f32> are both g_A_i32_f32.
+  auto taken = [&](const std::string &n) {
+    for (const auto &f : prog.functions)
+      if (f->name == n) return true;
+    return false;
+  };
+  std::string unique = name;
+  for (int k = 2; taken(unique); ++k) unique = name + "_" + std::to_string(k);
   Env env;
   for (const auto &[k, v] : typeArgs) env.types[k] = v;
   auto sf = std::make_unique<hl::ScalarFunction>();
-  sf->name = key;
+  sf->name = unique;
   sf->sourceName = fn.name.name;
+  sf->typeArgs = std::move(args);
   sf->assoc = fn.hasAttribute("assoc");
   sf->comm = fn.hasAttribute("comm");
   sf->range = fn.range;

@@ -98,8 +98,9 @@ struct Sema::Impl {
   // ---- combine operators (Instantiate.cpp) -------------------------------------------------------
   /// E0301/E0503 for the name of a Named OpRef that is not a function.
   void reportBadOpName(const ast::OpRef &r);
+  /// `prefixSum`: the operation sits in ps(...), not pw(...) (only the hints differ).
   std::optional<hl::BinaryOperator> resolveOpRef(const ast::OpRef &r, const Type &t, hl::Program &prog,
-                                                  const Env &env, const Env *combineEnv);
+                                                  const Env &env, const Env *combineEnv, bool prefixSum);
   std::optional<hl::CombineOperator> resolveCombineOp(const ast::CombineOp &op, const Type &t, hl::Program &prog,
                                                       const Env &env);
 
