@@ -59,9 +59,9 @@ BufferData loadBufferFile(const std::string &path, const std::string &buffer, co
   NumpyDtype want = dtypeOfType(elem);
   std::string why;
   if (!sameLayout(a.dtype, want, why))
-    throw DataError(fmt::format("input buffer `{}`: `{}` has the wrong element type: expected {} ({}, dtype {}), got {} "
+    throw DataError(fmt::format("input buffer `{}`: `{}` has the wrong element type: expected {} ({}, {}), got {} "
                                 "(dtype {}): {}",
-                                buffer, path, elem.str(), want.str(), want.descr(), a.dtype.str(), a.dtype.descr(), why));
+                                buffer, path, elem.str(), want.str(), want.python(), a.dtype.str(), a.dtype.descr(), why));
   checkBools(a, want, buffer, path);
   BufferData b;
   b.elem = elem;

@@ -78,6 +78,22 @@ std::string NumpyDtype::descr() const {
   return s + "]";
 }
 
+namespace {
+/// The field list of `python()`, without padding (nested structs as nested lists).
+std::string alignedSpec(const NumpyDtype &d) {
+  if (d.kind != NumpyDtype::Kind::Struct) return quote(fmt::format("{}{}{}", d.byteOrder, d.code, d.itemsize));
+  std::vector<std::string> parts;
+  for (const auto &f : d.fields)
+    if (f.type.kind != NumpyDtype::Kind::Padding) parts.push_back("(" + quote(f.name) + ", " + alignedSpec(f.type) + ")");
+  return fmt::format("[{}]", fmt::join(parts, ", "));
+}
+} // namespace
+
+std::string NumpyDtype::python() const {
+  if (kind != Kind::Struct) return fmt::format("np.dtype({})", alignedSpec(*this));
+  return fmt::format("np.dtype({}, align=True)", alignedSpec(*this));
+}
+
 std::string NumpyDtype::str() const {
   if (kind != Kind::Struct) {
     std::string n = scalarName(*this);

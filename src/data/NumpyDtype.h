@@ -35,6 +35,10 @@ struct NumpyDtype {
   std::string descr() const;
   /// A readable name: `float32`, `int64`, `{id: int64, w: float64}`.
   std::string str() const;
+  /// A Python expression that builds this dtype: `np.dtype('<f4')`, or for a struct in the C
+  /// layout `np.dtype([('a', '<i8'), ...], align=True)`. Padding is left to `align=True`:
+  /// spelt out, NumPy names unnamed padding `f<index>`, which can clash with a tuple's `f1`.
+  std::string python() const;
 };
 
 struct NumpyDtype::Field {

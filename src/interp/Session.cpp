@@ -442,10 +442,10 @@ bool Session::showInfo(const std::string &name) {
       fmt::print(opts_.out, "{}", text);
       for (const auto &b : g->inputs)
         if (!b.elem.containsParam())
-          fmt::print(opts_.out, "  -- {} as NumPy: dtype {}\n", b.name, data::dtypeOfType(b.elem).descr());
+          fmt::print(opts_.out, "  -- {} as NumPy: {}\n", b.name, data::dtypeOfType(b.elem).python());
       for (const auto &b : g->outputs)
         if (!b.elem.containsParam())
-          fmt::print(opts_.out, "  -- {} as NumPy: dtype {}\n", b.name, data::dtypeOfType(b.elem).descr());
+          fmt::print(opts_.out, "  -- {} as NumPy: {}\n", b.name, data::dtypeOfType(b.elem).python());
     }
     if (!d->metaParams.empty()) {
       std::vector<std::string> ex;

@@ -79,6 +79,14 @@ TEST_CASE("dtypes of MDH types") {
         "[('a', '<i4'), ('', '|V4'), ('b', [('x', '|i1'), ('', '|V7'), ('y', '<f8')])]");
   CHECK(data::dtypeOfType(Type::tuple({prim(K::F32), prim(K::I64)})).descr() ==
         "[('f0', '<f4'), ('', '|V4'), ('f1', '<i8')]");
+  // What users are shown builds the same dtype with NumPy: padding left to align=True (as a
+  // list entry, NumPy would name it `f1` and clash with the tuple's second component).
+  CHECK(data::dtypeOfType(prim(K::F32)).python() == "np.dtype('<f4')");
+  CHECK(data::dtypeOfType(Type::recordType(outer)).python() ==
+        "np.dtype([('a', '<i4'), ('b', [('x', '|i1'), ('y', '<f8')])], align=True)");
+  auto pair = record("R", {{"p", Type::tuple({prim(K::I16), prim(K::F32)})}});
+  CHECK(data::dtypeOfType(Type::recordType(pair)).python() ==
+        "np.dtype([('p', [('f0', '<i2'), ('f1', '<f4')])], align=True)");
 }
 
 TEST_CASE(".npy round trip for every scalar type, 0-D and records") {
