@@ -351,8 +351,9 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
-  fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n# link with: {5}\n", outDir, kernel.name, ext,
-             backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.compileFlags, kernel.linkFlags);
+  if (!c.quiet)
+    fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n# link with: {5}\n", outDir, kernel.name,
+               ext, backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.compileFlags, kernel.linkFlags);
   return 0;
 }
 

@@ -18,7 +18,8 @@
 # inputs (/dev/zero) end with an error; bool data other than 0/1 is
 # refused; outputs spare the program, go through links, and `fmt -i` keeps
 # permissions, links and hard links; mdh-difftest reports an unusable
-# --keep or --config as a usage error.
+# --keep or --config as a usage error; `mdhc compile -q` prints nothing
+# but writes its files.
 set -u
 mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -258,4 +259,8 @@ $difftest "$examples/dot.mdh" --entry dot --set T=f32,K=4 --configs 0 --config '
 $difftest "$examples/dot.mdh" --entry dot --set T=f32,K=4 --configs 0 --config '{"levels": [{"layer": "L1", "tile": [1]}]}' > "$tmp/out" 2>&1; rc=$?
 [ $rc = 2 ] && grep -q "is not usable here" "$tmp/out" || { cat "$tmp/out"; fail "an unusable --config exited $rc"; }
 grep -q "of 0 configurations" "$tmp/out" && fail "'of 0 configurations'"
+# compile -q: errors only (it printed the file list and the build lines).
+$mdhc compile "$examples/dot.mdh" --entry dot --set T=f32,K=16 -q -o "$tmp/quiet" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "compile -q"; }
+[ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "compile -q printed something"; }
+[ -s "$tmp/quiet/dot_f32_16.cpp" ] && [ -s "$tmp/quiet/dot_f32_16.h" ] || fail "compile -q wrote no files"
 echo "1 passed, 0 failed"
