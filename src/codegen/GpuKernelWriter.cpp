@@ -3,7 +3,9 @@
  *
  * Kernels of a configuration `<name>`:
  *   <name>_tile     tiled strategy: one work-group per work-group tile
- *   <name>_canon    canonical strategy: one work-item per output cell
+ *   <name>_canon    canonical strategy: one work-item per output cell, or, for a single
+ *                   prefix-sum dimension with only concatenations before it, one per line
+ *                   of cells along it (the running value is carried: linear, same bits)
  *   <name>_combine  partial results of work-groups that split a reduction, in part order
  *   <name>_scanA_d / scanB_d / scanC_d   prefix sum along dimension d: block scan,
  *                   scan of block totals per line, carries added
@@ -14,6 +16,8 @@
 #include "codegen/ScalarC.h"
 
 #include <fmt/format.h>
+
+#include <optional>
 
 namespace mdh::codegen {
 
@@ -285,7 +289,23 @@ private:
   }
 
   // ---- canonical strategy ------------------------------------------------------------------
+  /// The prefix-sum dimension a line kernel can carry along: the only `ps` dimension, with only
+  /// concatenations before it (so one running value per line of cells is the whole state).
+  std::optional<size_t> carriedScanDim() const {
+    std::optional<size_t> scan;
+    for (size_t d = 0; d < D; ++d) {
+      const auto kind = P.ops[d].kind;
+      if (kind == hl::CombineOperator::Kind::PrefixSum) {
+        if (scan) return std::nullopt;
+        scan = d;
+      } else if (kind != hl::CombineOperator::Kind::Concat && !scan) {
+        return std::nullopt;
+      }
+    }
+    return scan;
+  }
   void canonKernel(GpuKernels &k) {
+    if (auto p = carriedScanDim()) return canonLineKernel(k, *p);
     beginKernel("canon", G.groupSize);
     line(fmt::format("const int64_t q = MDH_GROUP_ID * INT64_C({}) + MDH_LOCAL_ID;", G.groupSize));
     open("if (q < mdh_cells)");
@@ -297,6 +317,37 @@ private:
     close();
     endKernel();
     k.launches.push_back({name + "_canon", fmt::format("(mdh_cells + {} - 1) / {}", G.groupSize, G.groupSize), G.groupSize, 0, ""});
+  }
+  /// Canonical strategy with one carried scan dimension p: one work-item per line of cells
+  /// along p, which walks the line in ascending order and combines each new element into the
+  /// running value — the same left fold as the per-cell kernel (same bits), linear in N_p
+  /// instead of quadratic.
+  void canonLineKernel(GpuKernels &k, size_t p) {
+    beginKernel("canon", G.groupSize);
+    line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
+    line(fmt::format("const int64_t q = MDH_GROUP_ID * INT64_C({}) + MDH_LOCAL_ID;", G.groupSize));
+    open("if (q < mdh_lines)");
+    line("int64_t mdh_qrem = q;");
+    for (size_t d = D; d-- > 0;) {
+      if (isRed(d) || d == p) continue;
+      line(fmt::format("const int64_t c{0} = mdh_qrem % {1}; mdh_qrem /= {1};", d, N(d)));
+    }
+    line("(void)mdh_qrem;");
+    std::vector<std::string> x(D);
+    for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
+    for (size_t d = 0; d < p; ++d) line(fmt::format("const int64_t i{0} = c{0};", d));
+    line(fmt::format("{} mdh_carry;", E));
+    open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+    line(fmt::format("const int64_t i{0} = c{0};", p));
+    fold(p + 1, x);
+    line(fmt::format("if (c{0} == 0) mdh_carry = v{1}; else mdh_carry = {2};", p, p + 1,
+                     applyBinary(P.ops[p].op, "mdh_carry", fmt::format("v{}", p + 1), dia)));
+    storeOut(outCoords("c"), "mdh_carry");
+    close();
+    close();
+    endKernel();
+    k.launches.push_back({name + "_canon",
+                          fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
   }
   void fold(size_t d, const std::vector<std::string> &x) {
     if (d == D) {
