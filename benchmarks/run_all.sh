@@ -102,8 +102,10 @@ fi
 tune_help=$("$MDHC" tune --help 2>&1 || true)
 
 # A tuned configuration or TVM schedule is reused only on the CPU it was tuned on: the fastest
-# configuration of a 32 MiB-L3 AMD EPYC is not the fastest of a 260 MiB-L3 Xeon.
-cpu_now=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -1)
+# configuration of a 32 MiB-L3 AMD EPYC is not the fastest of a 260 MiB-L3 Xeon. The identity
+# (benchmarks/cpu_id.sh) goes to every result through MDH_BENCH_CPU (driver, TVM).
+cpu_now=$("$root/benchmarks/cpu_id.sh")
+export MDH_BENCH_CPU=$cpu_now
 # tuned_on FILE...: the first "cpu" recorded in the JSON files given (a tuning record, then the
 # driver result of the same run for records that predate the field); empty when none says.
 tuned_on() {

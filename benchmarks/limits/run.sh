@@ -148,7 +148,7 @@ triad_dram=$(get triad.f32.warm.512MiB)
 triad_l3=$(get triad.f32.warm.16MiB)
 naive=$(get naive_matmul.f32.1024)
 
-model=$(lscpu | awk -F: '/^Model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }')
+model=$("$here/../cpu_id.sh")  # the identity results record (model name, family, model, L3)
 cores_per_socket=$(lscpu | awk -F: '/^Core\(s\) per socket/ { gsub(/[ \t]/, "", $2); print $2; exit }')
 sockets=$(lscpu | awk -F: '/^Socket\(s\)/ { gsub(/[ \t]/, "", $2); print $2; exit }')
 tpc=$(lscpu | awk -F: '/^Thread\(s\) per core/ { gsub(/[ \t]/, "", $2); print $2; exit }')
@@ -188,7 +188,7 @@ md=$build/LIMITS.md
   echo
   echo "| | |"
   echo "|---|---|"
-  echo "| CPU (\`lscpu\` model name) | $model |"
+  echo "| CPU (\`benchmarks/cpu_id.sh\`) | $model |"
   echo "| cores | $ncpu logical CPUs: $sockets socket(s) × $cores_per_socket core(s) × $tpc thread(s)${hyper:+ (virtual machine, $hyper)} |"
   echo "| caches | L1d $l1d, L2 $l2, L3 $l3 |"
   echo "| memory | $mem |"

@@ -1068,10 +1068,13 @@ struct Opts {
   bool cold = false, smoke = false;
 };
 
-/// The CPU's model name (/proc/cpuinfo), recorded with every result: the
-/// report names the machine per workload, since a re-run of some workloads
-/// may land on another machine than the rest.
+/// The CPU's identity, recorded with every result: the report names the
+/// machine per workload, since a re-run of some workloads may land on another
+/// machine than the rest. run_all.sh passes benchmarks/cpu_id.sh's identity
+/// (model name, family, model, L3) in MDH_BENCH_CPU; run by hand, the model
+/// name (/proc/cpuinfo).
 std::string cpuModel() {
+  if (const char *id = std::getenv("MDH_BENCH_CPU"); id && *id) return id;
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);)
     if (line.rfind("model name", 0) == 0) {

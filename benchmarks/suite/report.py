@@ -110,7 +110,7 @@ def sh(cmd):
 
 
 peak = L.get("fma_peak_f32_allcores_gflops")
-model = sh("lscpu | sed -n 's/^Model name: *//p'")
+model = sh("benchmarks/cpu_id.sh")
 lines = []
 P = lines.append
 short = a.budget < 600

@@ -351,7 +351,10 @@ def scheduling_policy():
 
 
 def cpu_model():
-    """The CPU's model name from /proc/cpuinfo ("" if unknown)."""
+    """The CPU's identity: MDH_BENCH_CPU (run_all.sh sets it from benchmarks/cpu_id.sh), else the
+    model name from /proc/cpuinfo ("" if unknown)."""
+    if os.environ.get("MDH_BENCH_CPU"):
+        return os.environ["MDH_BENCH_CPU"]
     try:
         with open("/proc/cpuinfo") as fh:
             for line in fh:
