@@ -3,6 +3,7 @@
  */
 #include "tune/TuningDb.h"
 
+#include "ll/AsmModel.h"
 #include "tune/Hash.h"
 
 #include <algorithm>
@@ -30,16 +31,25 @@ json TuningKey::toJson() const {
 std::string TuningKey::id() const { return stableHash(toJson().dump()); }
 
 std::string machineSignature(const std::string &toolchain) {
-  std::string cpu = "unknown CPU";
+  // The model name alone does not tell machines apart: guests of two Xeon generations (260 and
+  // 480 MiB of L3) both read "Intel(R) Xeon(R) Processor". Family, model and L3 size do
+  // (benchmarks/cpu_id.sh prints the same identity for the benchmark results).
+  std::string name = "unknown CPU", family, model;
   std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("model name", 0) == 0) {
-      auto c = line.find(':');
-      if (c != std::string::npos) cpu = line.substr(line.find_first_not_of(' ', c + 1));
-      break;
-    }
+  for (std::string line; std::getline(in, line) && !line.empty();) { // the first processor's block
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+    const auto v = line.find_first_not_of(" \t", colon + 1);
+    const std::string value = v == std::string::npos ? "" : line.substr(v);
+    if (key == "model name") name = value;
+    else if (key == "cpu family") family = value;
+    else if (key == "model") model = value;
+  }
+  const ll::AsmLayer *l3 = ll::openmpModel().layer("L3");
+  const uint64_t l3MiB = l3 ? l3->capacityBytes >> 20 : 0;
   unsigned cores = std::thread::hardware_concurrency();
-  return fmt::format("{} | {} cores | {}", cpu, cores, toolchain);
+  return fmt::format("{} (family {} model {}, L3 {} MiB) | {} cores | {}", name, family, model, l3MiB, cores, toolchain);
 }
 
 std::string TuningDb::defaultDir() {

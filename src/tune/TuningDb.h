@@ -49,7 +49,8 @@ struct TuningKey {
   std::string id() const;
 };
 
-/// CPU model, core count and toolchain (compiler and version).
+/// CPU (model name, family, model number, L3 size), core count and toolchain (compiler and
+/// version).
 std::string machineSignature(const std::string &toolchain);
 
 struct TuningRecord {
