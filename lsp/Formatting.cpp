@@ -1,14 +1,14 @@
 /** \file
- * computeFormatting: the server's formatting is `mdhc fmt`: the same parse,
- * the same refusal on syntax errors (never rewrite what could not be read
- * completely), the same ast::formatModule.  (MdhServer formats the
- * analysis's module directly when the incremental parser found no
- * diagnostic, which is the same module.)  The result is sent as one edit
+ * computeFormatting: the server's formatting is `mdhc fmt`'s formatSource():
+ * the same parse, the same refusal on syntax errors (never rewrite what could
+ * not be read completely), the same printer, the same check that the result
+ * parses again.  The result is sent as one edit
  * covering only the lines that differ, so the editor keeps the cursor and
  * folds outside them.
  */
 #include "Features.h"
 #include "ast/Printer.h"
+#include "parse/FormatSource.h"
 #include "parse/Parser.h"
 
 namespace mdh::lsp {
@@ -68,12 +68,16 @@ std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, 
   SourceManager sm;
   DiagnosticEngine diags;
   FileId id = sm.addFile(path, text);
-  auto mod = parseModule(sm, id, diags);
-  if (diags.hasErrors() || !mod) {
+  FormatOutcome outcome = formatSource(sm, id, diags);
+  if (outcome.status == FormatOutcome::Status::SyntaxErrors) {
     error = "not formatted because the file has syntax errors";
     return std::nullopt;
   }
-  return formattingEdits(text, ast::formatModule(*mod, sm));
+  if (outcome.status == FormatOutcome::Status::NotReparsable) {
+    error = "not formatted: the formatted text would not parse (a formatter bug): " + outcome.problem;
+    return std::nullopt;
+  }
+  return formattingEdits(text, outcome.text);
 }
 
 } // namespace mdh::lsp

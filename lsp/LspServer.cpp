@@ -22,8 +22,9 @@ struct RequestError {
 std::string uriOf(const json &params) { return stringParam(params, "textDocument.uri"); }
 Position positionOf(const json &params) { return positionParam(params, "position"); }
 
-/// JSON-RPC 2.0: a request id is a string or a number (null marks a notification here).
-bool isValidId(const json &id) { return id.is_string() || id.is_number() || id.is_null(); }
+/// LSP 3.17: a request id is an integer or a string (JSON-RPC 2.0 allows
+/// null too but discourages it; LSP does not).
+bool isValidId(const json &id) { return id.is_string() || id.is_number(); }
 
 /// A json::exception's text without nlohmann's `[json.exception.type_error.302] ` prefix.
 std::string withoutExceptionId(const std::string &what) {
@@ -78,14 +79,15 @@ void LspServer::handle(const json &msg) {
                  fmt::format("the `id` of a request must be a string or a number, not {}", jsonKind(msg["id"])));
     return;
   }
-  const bool hasId = msg.contains("id") && !msg["id"].is_null();
+  const bool hasId = msg.contains("id");
   if (!msg.contains("method") || !msg["method"].is_string()) {
     if (!msg.contains("result") && !msg.contains("error")) // a response to us is fine; anything else is not
       replyError(hasId ? msg["id"] : json(nullptr), ErrorCode::InvalidRequest, "missing `method`");
     return;
   }
   const std::string method = msg["method"].get<std::string>();
-  const json params = msg.contains("params") ? msg["params"] : json::object();
+  static const json kNoParams = json::object(); // immutable
+  const json &params = msg.contains("params") ? msg["params"] : kNoParams;
   auto start = std::chrono::steady_clock::now();
   if (!hasId) {
     try {

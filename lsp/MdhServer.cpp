@@ -372,21 +372,24 @@ std::optional<WorkspaceEdit> MdhServer::rename(const std::string &uri, Position 
     error = fmt::format("`{}` is a reserved word", newName);
     return std::nullopt;
   }
-  // Built-in names are not reserved words, but sema refuses declarations named
-  // like them (E0204, E0222), and a local of that name would hide the built-in.
-  if (!primitiveByName(newName).isError()) {
-    error = fmt::format("`{}` is a built-in type; choose another name", newName);
-    return std::nullopt;
-  }
-  if (const BuiltinFunction *f = findBuiltinFunction(newName)) {
-    error = fmt::format("`{}` is a built-in {}; choose another name", newName, f->binaryOp ? "operation" : "function");
-    return std::nullopt;
-  }
   const Symbol *sym = nullptr;
   auto occs = impl_->occurrencesAt(uri, pos, &sym);
   if (!sym) {
     error = "there is no renamable name here";
     return std::nullopt;
+  }
+  // Built-in names are not reserved words, but sema refuses declarations named
+  // like them (E0204, E0222), and a local of that name would hide the built-in.
+  // Record fields may take them (`max: f32`): a field is always reached with `.`.
+  if (sym->kind != Symbol::Kind::Field) {
+    if (!primitiveByName(newName).isError()) {
+      error = fmt::format("`{}` is a built-in type; choose another name", newName);
+      return std::nullopt;
+    }
+    if (const BuiltinFunction *f = findBuiltinFunction(newName)) {
+      error = fmt::format("`{}` is a built-in {}; choose another name", newName, f->binaryOp ? "operation" : "function");
+      return std::nullopt;
+    }
   }
   auto a = impl_->analysisFor(uri);
   if (sym->kind == Symbol::Kind::Decl && sym->name != newName && a->sema().lookup(newName)) {
@@ -477,11 +480,7 @@ std::optional<std::vector<TextEdit>> MdhServer::format(const std::string &uri, s
     error = "the document is not open";
     return std::nullopt;
   }
-  // Every declaration parsed without a diagnostic: the analysis's module is the
-  // whole-file parse, so format it instead of parsing again.
-  auto a = impl_->analysisFor(uri);
-  if (a && a->mainModule() && e->parseStats->clean())
-    return formattingEdits(e->doc->text(), ast::formatModule(*a->mainModule(), a->sources()));
+  // Always `mdhc fmt`'s path, which parses the result again before offering it.
   return computeFormatting(e->doc->path(), e->doc->text(), error);
 }
 

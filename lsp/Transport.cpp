@@ -32,15 +32,22 @@ HeaderMatch contentLengthLineAt(const std::string &buf, size_t at) {
     if (p == buf.size()) return HeaderMatch::Partial;
     if (std::tolower(static_cast<unsigned char>(buf[p])) != *k) return HeaderMatch::None;
   }
+  // Runs of blanks and digits longer than any header has are not one: a
+  // stream of them would otherwise stay Partial and be rescanned after every
+  // read (quadratic in a hostile body).
+  constexpr size_t kLongestRun = 64;
   auto skipBlanks = [&] {
+    const size_t from = p;
     while (p < buf.size() && (buf[p] == ' ' || buf[p] == '\t')) ++p;
+    return p - from <= kLongestRun;
   };
-  skipBlanks();
+  if (!skipBlanks()) return HeaderMatch::None;
   const size_t digits = p;
   while (p < buf.size() && std::isdigit(static_cast<unsigned char>(buf[p]))) ++p;
+  if (p - digits > kLongestRun) return HeaderMatch::None;
   if (p == buf.size()) return HeaderMatch::Partial;
   if (p == digits) return HeaderMatch::None;
-  skipBlanks();
+  if (!skipBlanks()) return HeaderMatch::None;
   if (p == buf.size()) return HeaderMatch::Partial;
   if (buf[p] == '\n') return HeaderMatch::Found;
   if (buf[p] != '\r') return HeaderMatch::None;
@@ -63,15 +70,28 @@ size_t findContentLengthLine(const std::string &buf, size_t from, size_t to, boo
 
 enum class LineStart { Header, Junk, Undecided };
 
-/// Whether the buffer starts like a header line (`Field-Name:`), like
-/// something else, or cannot tell yet.
+/// Whether the buffer starts with a whole header line (`Field-Name: value`
+/// ended by LF or CRLF, no JSON punctuation in the value), with something
+/// else, or cannot tell yet.  The rest of a body cut short may begin like a
+/// field name (`file:///a.mdh"}}`), but its line holds quotes or brackets.
 LineStart classifyStart(const std::string &buf) {
-  for (size_t i = 0; i < buf.size() && i < 256; ++i) {
-    char c = buf[i];
-    if (c == ':') return i > 0 ? LineStart::Header : LineStart::Junk;
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return LineStart::Junk;
+  constexpr size_t kLongestLine = 256;
+  bool colon = false;
+  for (size_t i = 0; i < buf.size() && i < kLongestLine; ++i) {
+    const char c = buf[i];
+    if (c == '\n') return colon ? LineStart::Header : LineStart::Junk;
+    if (!colon) {
+      if (c == ':') {
+        if (i == 0) return LineStart::Junk;
+        colon = true;
+      } else if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') {
+        return LineStart::Junk;
+      }
+    } else if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']') {
+      return LineStart::Junk;
+    }
   }
-  return buf.size() < 256 ? LineStart::Undecided : LineStart::Junk;
+  return buf.size() < kLongestLine ? LineStart::Undecided : LineStart::Junk;
 }
 
 /// Finds the empty line that ends a header block; lines end with LF or CRLF.
@@ -112,6 +132,27 @@ long long contentLengthOf(const std::string &header) {
     length = std::stoll(value);
   }
   return length;
+}
+
+/// The deepest nesting of arrays and objects in a JSON text (brackets in
+/// strings do not count); any text, valid or not.
+size_t nestingDepth(const std::string &text) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 } // namespace
@@ -222,6 +263,12 @@ Transport::ReadResult Transport::read(nlohmann::json &message, std::string &erro
     }
   }
   std::string body = buf_.substr(0, n);
+  if (nestingDepth(body) > kMaxNesting) {
+    // nlohmann parses deep values iteratively, but copying one recurses.
+    buf_.erase(0, n);
+    error = "a message nested deeper than " + std::to_string(kMaxNesting) + " arrays and objects";
+    return ReadResult::Malformed;
+  }
   message = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (message.is_discarded()) {
     if (size_t at = nextHeaderInBody(); at != std::string::npos) return lengthMismatch(at);

@@ -7,8 +7,9 @@
  *
  * The transport knows nothing about LSP methods.  Invariants: read() never
  * throws and always makes progress; end of input is Eof.  A broken frame
- * (a bad or missing Content-Length, a body that is not JSON, a length that
- * announces more or fewer bytes than the message has) is reported once as
+ * (a bad or missing Content-Length, a body that is not JSON or nests deeper
+ * than kMaxNesting, a length that announces more or fewer bytes than the
+ * message has) is reported once as
  * Malformed, and the stream resynchronises on the next `Content-Length:`
  * line, so one bad message never costs the ones after it.  send() writes one
  * whole frame per message.  The transport owns only its read buffer, so
@@ -37,6 +38,9 @@ public:
 
   /// Upper bound on one message (hostile or broken clients): 64 MiB.
   static constexpr size_t kMaxMessage = size_t(64) << 20;
+  /// Upper bound on the nesting of arrays and objects in one message (a
+  /// deeper one is Malformed): LSP's deepest messages nest about 10 levels.
+  static constexpr size_t kMaxNesting = 512;
 
 private:
   int in_, out_;

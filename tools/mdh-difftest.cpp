@@ -79,16 +79,18 @@ int main(int argc, char **argv) {
   o.randomConfigs = configs;
   for (const auto &arg : extraConfigs) {
     // Malformed configurations are the command line's fault, found before any testing.
-    std::string text, err;
+    nlohmann::json j;
+    std::string err;
     ll::Config parsed;
-    const bool read = configArgumentText(arg, text, err);
-    const nlohmann::json j = read ? nlohmann::json::parse(text, nullptr, false) : nlohmann::json();
-    if (read && j.is_discarded()) err = "not valid JSON";
-    if (!read || j.is_discarded() || !ll::fromJson(j, parsed, err)) {
-      fmt::print(stderr, "error: --config {}: {}\n", arg, err);
+    if (!readConfigJson(arg, j, err)) {
+      fmt::print(stderr, "error: {}\n", err);
       return 2;
     }
-    o.extraConfigs.push_back(text);
+    if (!ll::fromJson(j, parsed, err)) {
+      fmt::print(stderr, "error: --config {}: {}\n", configArgumentName(arg), err);
+      return 2;
+    }
+    o.extraConfigs.push_back(j.dump());
   }
   if (!keep.empty()) {
     std::string err;

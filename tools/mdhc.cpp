@@ -25,6 +25,7 @@
 #include "ll/Config.h"
 #include "ll/Lowering.h"
 #include "support/InputFile.h"
+#include "parse/FormatSource.h"
 
 #include <nlohmann/json.hpp>
 
@@ -56,11 +57,18 @@ void addCommon(CLI::App *app, Common &c, bool filesRequired = true) {
   app->add_flag("-q,--quiet", c.quiet, "print errors only");
 }
 
+/// True while nothing reported so far fails the command: no error, and no
+/// warning under --Werror. Asked again after instantiation, whose checks
+/// (W0402 for size-dependent coefficients) only run for concrete sizes.
+bool diagnosticsAllowGoingOn(Compilation &comp, const Common &c) {
+  return !comp.diags().hasErrors() && !(c.werror && comp.diags().warningCount() > 0);
+}
+
 /// Loads and checks files; returns false on errors (diagnostics already printed).
 bool loadAndCheck(Compilation &comp, const Common &c) {
   for (const auto &f : c.files) comp.addFile(f);
   comp.analyze();
-  return !comp.diags().hasErrors() && !(c.werror && comp.diags().warningCount() > 0);
+  return diagnosticsAllowGoingOn(comp, c);
 }
 
 void report(Compilation &comp, const Common &c) {
@@ -112,15 +120,21 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
       continue;
     }
     FileId id = comp.sources().addFile(file, text);
-    auto mod = parseModule(comp.sources(), id, comp.diags());
-    if (comp.diags().hasErrors()) {
+    FormatOutcome outcome = formatSource(comp.sources(), id, comp.diags());
+    if (outcome.status == FormatOutcome::Status::SyntaxErrors) {
       // Never rewrite a file we could not parse completely: that could lose text.
       report(comp, c);
       fmt::print(stderr, "{}: not formatted because it has syntax errors\n", file);
       rc = 1;
       continue;
     }
-    std::string formatted = ast::formatModule(*mod, comp.sources());
+    if (outcome.status == FormatOutcome::Status::NotReparsable) {
+      fmt::print(stderr, "{}: not formatted: the formatted text would not parse (a formatter bug; please report it):\n{}",
+                 file, outcome.problem);
+      rc = 1;
+      continue;
+    }
+    const std::string &formatted = outcome.text;
     if (checkOnly) {
       if (formatted != text) {
         fmt::print("{}: would be reformatted\n", file);
@@ -159,21 +173,16 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
   std::string modelName = "openmp";
   cfg.strictFp = strictFp;
   if (!path.empty()) {
-    std::string text, readError;
-    if (!configArgumentText(path, text, readError)) {
-      fmt::print(stderr, "error: {}\n", readError);
-      return std::nullopt;
-    }
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded()) {
-      fmt::print(stderr, "error: `{}` is not valid JSON\n", path);
+    nlohmann::json j;
+    std::string err;
+    if (!readConfigJson(path, j, err)) {
+      fmt::print(stderr, "error: {}\n", err);
       return std::nullopt;
     }
     ll::Config partial;
     partial.threads = threads;
-    std::string err;
     if (!ll::fromJson(j, partial, err)) {
-      fmt::print(stderr, "error: {}: {}\n", path, err);
+      fmt::print(stderr, "error: --config {}: {}\n", configArgumentName(path), err);
       return std::nullopt;
     }
     // The model is data: `"model": "openmp-paper"` selects the paper's MM, L2, L1 | COR.
@@ -229,12 +238,13 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
     }
     // Printing may leave meta-parameters symbolic; code generation may not.
     auto prog = comp.sema().instantiate(entry, settings, emit == "hl");
+    if (prog && !diagnosticsAllowGoingOn(comp, c)) prog.reset();
     if (prog) {
       if (emit == "hl") {
         fmt::print("{}", hl::printProgram(*prog));
       } else {
         auto cfg = configFor(*prog, configPath, threads);
-        if (!cfg) return 1;
+        if (!cfg) return 2; // the --config argument: a usage error
         ll::Lowered lowered = ll::lower(*prog, *cfg);
         if (emit == "ll") fmt::print("{}", ll::printLowered(lowered));
         else fmt::print("{}", codegen::emitOpenMP(lowered).source);
@@ -274,6 +284,7 @@ std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c
   else meta = settings;
   auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
+  if (prog && !diagnosticsAllowGoingOn(comp, c)) prog.reset();
   rc = prog ? 0 : 1;
   return prog;
 }
@@ -321,7 +332,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   auto prog = instantiateEntry(comp, c, entry, sets, rc, tuned ? &tunedSizes : nullptr);
   if (!prog) return rc;
   auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
-  if (!cfg) return 1;
+  if (!cfg) return 2; // the --config argument: a usage error
   ll::Lowered lowered = ll::lower(*prog, *cfg);
   if (name.empty() && codegen::defaultSymbol(*prog) != prog->instanceName && !c.quiet)
     fmt::print(stderr, "note: `{}` is a reserved word or a library name in the generated code; the entry symbol is `{}` "
@@ -382,11 +393,14 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
   d.jobs = cli.jobs;
   d.backend = cli.backend;
   if (!pinPath.empty()) {
-    std::string text, err;
-    const bool read = configArgumentText(pinPath, text, err);
-    nlohmann::json j = read ? nlohmann::json::parse(text, nullptr, false) : nlohmann::json();
-    if (!read || j.is_discarded() || !tune::Pins::parse(j, d.tune.pins, err)) {
-      fmt::print(stderr, "error: cannot use `{}` as pinned parameters: {}\n", pinPath, !read ? err : j.is_discarded() ? "not valid JSON" : err);
+    nlohmann::json j;
+    std::string err;
+    if (!readConfigJson(pinPath, j, err)) {
+      fmt::print(stderr, "error: {}\n", err);
+      return false;
+    }
+    if (!tune::Pins::parse(j, d.tune.pins, err)) {
+      fmt::print(stderr, "error: cannot use {} as pinned parameters: {}\n", configArgumentName(pinPath), err);
       return false;
     }
   }
@@ -461,11 +475,21 @@ int tuneForCompile(const Common &c, const std::string &entry, const std::vector<
   d.tune.seconds = cli.compileSeconds;
   d.remainingBudgetOnly = true;
   d.tune.reproducerBase = outDir + "/" + prog->instanceName;
+  tunedPath = outDir + "/" + prog->instanceName + ".tuned.json";
+  try { // before the budget is spent, not after it
+    std::error_code ec;
+    std::filesystem::create_directories(outDir, ec);
+    data::AtomicFileSet files;
+    files.protect(sourceFiles(comp), "a source file of the program");
+    files.checkOutput(tunedPath);
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
   std::optional<ll::Config> best;
   rc = tune::runTuning(*prog, d, best);
   if (rc != 0) return rc;
   std::string json = ll::toJson(*best).dump(2) + "\n";
-  tunedPath = outDir + "/" + prog->instanceName + ".tuned.json";
   try {
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
@@ -512,7 +536,7 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
   splitRunTimeSizes(comp.sema().lookup(entry), settings, meta, sizes);
   auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
-  if (!prog) return 1;
+  if (!prog || !diagnosticsAllowGoingOn(comp, c)) return 1;
   std::map<std::string, int64_t> given;
   Diagnostic problem;
   if (!readRunTimeSizes(entry, *prog, sizes, given, problem)) {
@@ -558,7 +582,7 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     // not zeros (checked before anything is compiled or run).
     if (!allowUndefined) interp::requireDefinedOutputs(*prog, shapes);
     auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
-    if (!cfg) return 1;
+    if (!cfg) return 2; // the --config argument: a usage error
     ll::Lowered lowered = ll::lower(*prog, *cfg);
     auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered) : codegen::emitOpenMP(lowered);
     auto lib = runtime::NativeLibrary::build(kernel.source, kernel.flags, err);
@@ -639,7 +663,8 @@ int main(int argc, char **argv) {
   std::string kernelName;
   compileCmd->add_option("--name", kernelName, "entry symbol and file name (default: the instance name, e.g. matvec_f32_1024_512)");
   std::string depfile;
-  compileCmd->add_option("--depfile", depfile, "also write a Make-style dependency file: the source on every .mdh file read");
+  compileCmd->add_option("--depfile", depfile, "also write a Make-style dependency file: the source on every .mdh file read")
+      ->check(nonEmpty("omit --depfile to write none"));
   compileCmd->add_flag("--tune", tuneCli.compileTune, "use the best tuned configuration (tuning first while the budget lasts; --config pins)");
   compileCmd->add_option("--tune-seconds", tuneCli.compileSeconds, "total tuning budget in seconds (default 600)")->check(atLeast(0));
   compileCmd->add_option("--tune-evaluations", tuneCli.compileEvaluations, "total tuning budget in evaluations (default 64)")

@@ -92,9 +92,10 @@ std::string printExpr(const Expr &e) {
   case Expr::Kind::Unary: {
     const Expr &a = *e.operands[0];
     std::string inner = wrap(a, exprPrec(a) < 12);
-    // `- -x` must not print as `--x`
-    if (!inner.empty() && inner[0] == spelling(e.unaryOp)[0]) inner = "(" + inner + ")";
-    return spelling(e.unaryOp) + inner;
+    // `- -x`, not `--x` (which reads as a decrement) nor `-(-x)`: parentheses
+    // would add a level of nesting (E0008) to every operator of a long run.
+    const bool sameSign = !inner.empty() && inner[0] == spelling(e.unaryOp)[0];
+    return std::string(spelling(e.unaryOp)) + (sameSign ? " " : "") + inner;
   }
   case Expr::Kind::Binary: {
     int p = exprPrec(e);
@@ -103,7 +104,9 @@ std::string printExpr(const Expr &e) {
   }
   case Expr::Kind::Cond: {
     const Expr &c = *e.operands[0], &t = *e.operands[1], &f = *e.operands[2];
-    return fmt::format("{} ? {} : {}", wrap(c, exprPrec(c) <= 0), wrap(t, exprPrec(t) <= 0), printExpr(f));
+    // The middle operand sits between `?` and `:`, so it never needs parentheses
+    // (which would add a level of nesting to each conditional nested there).
+    return fmt::format("{} ? {} : {}", wrap(c, exprPrec(c) <= 0), printExpr(t), printExpr(f));
   }
   case Expr::Kind::Cast: return fmt::format("{} as {}", wrap(*e.operands[0], exprPrec(*e.operands[0]) < 11), printType(e.castType));
   case Expr::Kind::Call: {

@@ -56,7 +56,10 @@ std::string HeaderTypes::declarations() const {
         std::string field = headerFieldName(f.name);
         if (field != f.name)
           renamed += fmt::format("// field `{}.{}` is `{}` here (renamed: {})\n", t.record->name, f.name, field, kWhy);
-        body += fmt::format("  {} {};\n", type(f.type), field);
+        // `struct Inner Inner;`: an aggregate field's type is spelled with its
+        // tag, since in C++ a field named like a type changes what the name means.
+        const bool aggregate = f.type.kind == Type::Kind::Record || f.type.kind == Type::Kind::Tuple;
+        body += fmt::format("  {}{} {};\n", aggregate ? "struct " : "", type(f.type), field);
         layout += " " + type(f.type) + " " + field;
       }
     } else {

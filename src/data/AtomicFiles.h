@@ -14,10 +14,13 @@
  *  - a replaced file keeps its permission bits (and its owner and group
  *    where the process may set them); a file the user may not write is
  *    refused, as the shell's `>` refuses it;
- *  - a regular file with several hard links, and a device, FIFO or socket
- *    (`/dev/null`), are written through at commit(), after the renames,
- *    which is not atomic but keeps the links and the device;
- *  - a directory is refused.
+ *  - a regular file with several hard links, a device or FIFO (`/dev/null`)
+ *    and a path through a descriptor link (`/dev/stdout`, appended to) are
+ *    written through at commit(), after the renames, which is not atomic but
+ *    keeps the links and the device (a hard-linked file's space is reserved
+ *    before it is overwritten, so a full disk keeps its old contents);
+ *  - a directory and a socket are refused, and so is a missing directory or
+ *    one the user may not write, before anything is computed.
  * Two outputs that name one file under different spellings (`x.npy`,
  * `./x.npy`, a link to it), and an output that is a protected file (the
  * program's source), are refused when staged.

@@ -23,7 +23,9 @@ namespace {
 
 const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
-/// NumPy itself reads headers of at most 10000 bytes unless told otherwise.
+/// NumPy reads headers of at most 10000 bytes unless told otherwise
+/// (max_header_size); records with many fields legitimately exceed that, so
+/// mdh allows 1 MiB, which still bounds what a corrupt length can make it read.
 constexpr size_t kMaxHeaderBytes = 1 << 20;
 
 [[noreturn]] void fail(const std::string &what, const std::string &msg) {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 namespace mdh::data {
@@ -32,6 +33,28 @@ std::string followLinks(const std::string &path) {
   throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(ELOOP)));
 }
 
+/// Whether `path` reaches its file through a procfs descriptor link
+/// (`/dev/stdout` -> `/proc/self/fd/1` -> the file fd 1 holds): a link
+/// whose directory is on procfs.  Its target names the file the descriptor
+/// holds (`/x/log.txt`, `/x/log.txt (deleted)`, `pipe:[…]`), which replacing
+/// by name would take from the descriptor.
+bool throughDescriptorLink(const std::string &path) {
+  constexpr long kProcSuperMagic = 0x9fa0; // <linux/magic.h>
+  std::filesystem::path p = path;
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
+    struct statfs fs {};
+    const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+    if (::statfs(dir.c_str(), &fs) == 0 && long(fs.f_type) == kProcSuperMagic) return true;
+    std::error_code ec;
+    std::filesystem::path target = std::filesystem::read_symlink(p, ec);
+    if (ec) return false;
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return false;
+}
+
 } // namespace
 
 OutputTarget inspectOutputTarget(const std::string &path) {
@@ -46,9 +69,14 @@ OutputTarget inspectOutputTarget(const std::string &path) {
       t.kind = OutputTarget::Kind::Directory;
       return t;
     }
-    if (!S_ISREG(st.st_mode)) {
+    if (S_ISSOCK(st.st_mode)) {
+      t.kind = OutputTarget::Kind::Socket;
+      return t;
+    }
+    if (!S_ISREG(st.st_mode) || throughDescriptorLink(path)) {
       // Written through the path as given: `/dev/fd/3` may link to `pipe:[…]`, which is no path.
       t.kind = OutputTarget::Kind::Stream;
+      t.append = S_ISREG(st.st_mode);
       return t;
     }
     t.kind = OutputTarget::Kind::Regular;

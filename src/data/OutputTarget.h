@@ -6,8 +6,13 @@
  *  - a regular file, or a name that does not exist yet: replaced (created)
  *    atomically at the end of the links (`out.npy -> data/out.npy` keeps the
  *    link and replaces `data/out.npy`);
- *  - a character or block device, a FIFO or a socket (`/dev/null`, a named
- *    pipe, `/dev/stdout`): written through, as `cat > /dev/null` would;
+ *  - a character or block device or a FIFO (`/dev/null`, a named pipe): written
+ *    through, as `cat > /dev/null` would;
+ *  - a path through a descriptor link (`/dev/stdout`, `/dev/fd/N`,
+ *    `/proc/self/fd/N`), whatever file the descriptor holds: written through
+ *    and appended, as the process's own descriptor would write it (`mdhi …
+ *    --out O=/dev/stdout >> log` appends to log, never replaces it);
+ *  - a socket: refused (it cannot be opened by name);
  *  - a directory: refused.
  *
  * Two paths name the same file when they reach the same inode, or, for
@@ -22,10 +27,11 @@
 namespace mdh::data {
 
 struct OutputTarget {
-  enum class Kind { Missing, Regular, Stream, Directory };
+  enum class Kind { Missing, Regular, Stream, Directory, Socket };
   Kind kind = Kind::Missing;
   std::string path;     ///< as given
   std::string resolved; ///< where its symbolic links end (Stream: the path as given)
+  bool append = false;  ///< Stream: opened to append (a file behind a descriptor link)
   mode_t mode = 0;      ///< Regular: permission bits to keep
   uid_t owner = 0;
   gid_t group = 0;

@@ -66,6 +66,7 @@ bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const s
       problem = Diagnostic{};
       problem.code = "E0605";
       problem.message = fmt::format("`{}` is neither a meta-parameter nor a run-time size of `{}`", name, entry);
+      problem.range = prog.range;
       problem.hint = prog.dynamicSizes.empty() ? fmt::format("`{}` has no run-time sizes", entry)
                                                : fmt::format("its run-time sizes are {}", fmt::join(prog.dynamicSizes, ", "));
       return false;
@@ -106,6 +107,20 @@ bool configArgumentText(const std::string &arg, std::string &text, std::string &
   case BoundedRead::Failed: break;
   }
   error = fmt::format("cannot read configuration `{}` (give a JSON file, or JSON text starting with `{{`): {}", arg, reason);
+  return false;
+}
+
+std::string configArgumentName(const std::string &arg) {
+  const size_t first = arg.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && arg[first] == '{' ? "the JSON text" : fmt::format("`{}`", arg);
+}
+
+bool readConfigJson(const std::string &arg, nlohmann::json &json, std::string &error) {
+  std::string text;
+  if (!configArgumentText(arg, text, error)) return false;
+  json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!json.is_discarded()) return true;
+  error = fmt::format("{} is not valid JSON", configArgumentName(arg));
   return false;
 }
 

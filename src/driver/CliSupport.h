@@ -6,6 +6,8 @@
  */
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include "driver/Compilation.h"
 
 #include <CLI/CLI.hpp>
@@ -44,6 +46,15 @@ bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const s
 /// text (starts with `{` after blanks), else the contents of the file it
 /// names.  Returns false and fills `error` when the file cannot be read.
 bool configArgumentText(const std::string &arg, std::string &text, std::string &error);
+
+/// How messages name a `--config` argument: "`path`" for a file, "the JSON
+/// text" for inline text (which is no file name).
+std::string configArgumentName(const std::string &arg);
+
+/// configArgumentText() parsed as JSON; false with a whole message in
+/// `error` (`cannot read …`, `… is not valid JSON`).  What the JSON must
+/// hold is the caller's to check, with configArgumentName() in its message.
+bool readConfigJson(const std::string &arg, nlohmann::json &json, std::string &error);
 
 /// How printDiagnostics() shows a compilation's diagnostics.
 struct DiagnosticStyle {

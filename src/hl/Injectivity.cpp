@@ -4,6 +4,7 @@
 #include "hl/Injectivity.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 
 namespace mdh::hl {
@@ -11,24 +12,40 @@ namespace {
 
 using Wide = __int128;
 
-/// Rank of a small integer matrix (exact, fraction-free elimination in 128
-/// bits; entries that grow past 2^100 give up and report full rank, which
-/// callers read as "injective": coefficients are at most 2^62 and such
-/// growth needs matrices no index function has).
-size_t integerRank(std::vector<std::vector<Wide>> m) {
+/// A lower bound on the rank of an integer matrix: its rank modulo the prime
+/// p = 2^61 - 1.  Every minor that vanishes over Z vanishes modulo p, so the
+/// rank modulo p is never larger than the rank over Q: full rank modulo p
+/// proves full column rank (the answer "injective" stays sound), and the
+/// arithmetic never overflows, whatever the entries.  Integer elimination
+/// without division doubles the entries' bits with each step, which 128 bits
+/// did not hold for five dimensions of small coefficients.
+size_t rankModuloPrime(const std::vector<std::vector<Wide>> &matrix) {
+  constexpr uint64_t kPrime = (uint64_t(1) << 61) - 1;
+  using U = unsigned __int128;
+  auto reduce = [](Wide x) { return uint64_t(((x % Wide(kPrime)) + Wide(kPrime)) % Wide(kPrime)); };
+  auto mul = [](uint64_t a, uint64_t b) { return uint64_t((U(a) * b) % kPrime); };
+  auto inverse = [&](uint64_t a) { // Fermat: a^(p-2)
+    uint64_t result = 1, base = a;
+    for (uint64_t e = kPrime - 2; e; e >>= 1, base = mul(base, base))
+      if (e & 1) result = mul(result, base);
+    return result;
+  };
+  std::vector<std::vector<uint64_t>> m;
+  for (const auto &row : matrix) {
+    m.emplace_back();
+    for (Wide x : row) m.back().push_back(reduce(x));
+  }
   size_t rank = 0, rows = m.size(), cols = rows ? m[0].size() : 0;
   for (size_t c = 0; c < cols && rank < rows; ++c) {
     size_t piv = rank;
     while (piv < rows && m[piv][c] == 0) ++piv;
     if (piv == rows) continue;
     std::swap(m[piv], m[rank]);
+    const uint64_t inv = inverse(m[rank][c]);
     for (size_t r = 0; r < rows; ++r) {
       if (r == rank || m[r][c] == 0) continue;
-      Wide a = m[rank][c], b = m[r][c];
-      for (size_t k = 0; k < cols; ++k) {
-        m[r][k] = m[r][k] * a - m[rank][k] * b;
-        if (m[r][k] > (Wide(1) << 100) || m[r][k] < -(Wide(1) << 100)) return cols;
-      }
+      const uint64_t factor = mul(m[r][c], inv);
+      for (size_t k = 0; k < cols; ++k) m[r][k] = (m[r][k] + kPrime - mul(factor, m[rank][k])) % kPrime;
     }
     ++rank;
   }
@@ -99,7 +116,7 @@ bool provablyInjective(const Buffer &b, const Access &a, const std::vector<SizeP
     coeffs.push_back(row);
   }
   if (coeffs.empty()) return false; // a 0-D buffer written from several indices
-  if (integerRank(coeffs) == live.size()) return true;
+  if (coeffs.size() >= live.size() && rankModuloPrime(coeffs) == live.size()) return true;
   return mixedRadix(b, coeffs, live, outSizes);
 }
 

@@ -3,9 +3,11 @@
  *
  * Sema warns about output accesses it cannot prove injective (W0402), and
  * the lowering stores the output MDA in place only through injective ones.
- * The proof is exact where it answers true and conservative otherwise:
+ * The proof is sound where it answers true and conservative otherwise:
  *  - the coefficient matrix has full column rank over the live dimensions
- *    (injective on all of Z^n, so on the index box too), or
+ *    (injective on all of Z^n, so on the index box too), shown by its rank
+ *    modulo a 61-bit prime (never above the rank over Q, never overflowing),
+ *    or
  *  - the access, read as one row-major cell number Σ L_d·j_d, is a mixed
  *    radix: sorted by |L_d|, each |L_d| exceeds the span Σ |L_e|·(N_e − 1)
  *    of the smaller ones (`(i, j) -> (5*i + j)` over 3×5, the flattened

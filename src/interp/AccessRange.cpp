@@ -19,17 +19,22 @@ void requireAccessInBuffer(const hl::Buffer &buffer, const hl::Access &access, b
                            const std::vector<int64_t> &shape, const ProgramShapes &shapes) {
   for (size_t k = 0; k < access.dims.size() && k < shape.size(); ++k) {
     const hl::AffineIndex &ix = access.dims[k];
-    const __int128 offset = shapes.eval(ix.offset);
+    // Each term is below 2^126 in magnitude (64-bit coefficients and sizes);
+    // sums are held within ±2^100, far outside any buffer, so that several
+    // terms cannot overflow 128 bits.
+    constexpr __int128 kFar = __int128(1) << 100;
+    auto saturate = [&](__int128 x) { return x > kFar ? kFar : x < -kFar ? -kFar : x; };
+    const __int128 offset = saturate(shapes.eval(ix.offset));
     __int128 lo = offset, hi = offset;
     for (size_t d = 0; d < ix.coeffs.size() && d < box.size(); ++d) {
       const __int128 span = __int128(ix.coeff(d)) * (box[d] - 1);
-      (span > 0 ? hi : lo) += span;
+      __int128 &bound = span > 0 ? hi : lo;
+      bound = saturate(bound + span);
     }
     if (lo >= 0 && hi < shape[k]) continue;
     std::vector<std::string> sizes;
     for (const auto &[name, value] : shapes.runtimeSizes) sizes.push_back(fmt::format("{} = {}", name, value));
-    // |lo| and |hi| stay below 2^126 (64-bit coefficients and sizes), and
-    // whatever does not fit in 64 bits is far outside any buffer.
+    // Whatever does not fit in 64 bits is far outside any buffer.
     const __int128 reached = lo < 0 ? lo : hi;
     const std::string index = reached < INT64_MIN || reached > INT64_MAX ? std::string(reached < 0 ? "below -2^63" : "above 2^63")
                                                                           : std::to_string(int64_t(reached));

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <dirent.h>
 
 namespace mdh::interp {
@@ -140,6 +141,19 @@ Run options (`:run ENTRY ...` and `mdhi run FILE --entry ENTRY ...`):
   return s;
 }
 
+namespace {
+/// Whether a line that continues pending declarations is a command instead:
+/// `:` directly followed by a command's name (or `:{`, `:?`).  A line such as
+/// `: 0 - a;` (a conditional's second branch) is declaration text.
+bool startsWithCommand(const std::string &t) {
+  if (t.size() < 2 || t[0] != ':') return false;
+  if (t == ":{" || t[1] == '?') return true;
+  size_t end = 1;
+  while (end < t.size() && std::isalpha(static_cast<unsigned char>(t[end]))) ++end;
+  return end > 1 && (end == t.size() || std::isspace(static_cast<unsigned char>(t[end]))) && resolve(t.substr(1, end - 1));
+}
+} // namespace
+
 bool Repl::feed(const std::string &rawLine) {
   std::string line = rawLine;
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
@@ -153,7 +167,7 @@ bool Repl::feed(const std::string &rawLine) {
     }
     return true;
   }
-  if (!pending_.empty() && (t.empty() || t[0] == ':')) {
+  if (!pending_.empty() && (t.empty() || startsWithCommand(t))) {
     submit(); // an empty line or a command ends the pending declarations
     if (t.empty()) return true;
   }

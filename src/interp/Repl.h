@@ -10,8 +10,8 @@
  * `:reload`, `:ru` is `:run`), a bare entry name (short for `:run NAME`), or
  * declarations, which may span lines: input is collected until brackets
  * balance and it ends with `;` or `}` (or inside `:{` … `:}`).  What is
- * pending is submitted early by an empty line, by a command (outside
- * `:{` … `:}` a line starting with `:` is never declaration text), and by a
+ * pending is submitted early by an empty line, by a command (`:` directly
+ * followed by a command's name; `: 0 - a;` continues a conditional), and by a
  * closing bracket without an opening one, which no later line can balance.
  * Invariant: no input ends the loop except `:quit` (or end of input);
  * errors are reported and remembered (hadErrors).

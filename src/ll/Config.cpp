@@ -360,13 +360,14 @@ static uint64_t footprintBytes(const hl::Program &p) {
   uint64_t total = 0;
   for (const auto *list : {&p.inputs, &p.outputs})
     for (const auto &b : *list) {
+      // Saturating: buffers near 2^63 bytes (accepted by compile) must not wrap to a small total.
       uint64_t n = b.elem.size();
       for (const auto &x : b.shape) {
         auto v = x.constantValue();
         if (!v) return 0;
-        n *= uint64_t(*v);
+        if (__builtin_mul_overflow(n, uint64_t(*v), &n)) return UINT64_MAX;
       }
-      total += n;
+      if (__builtin_add_overflow(total, n, &total)) return UINT64_MAX;
     }
   return total;
 }

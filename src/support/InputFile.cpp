@@ -55,12 +55,15 @@ bool InputFile::read(void *dst, size_t n, size_t &count, std::string &error) {
 BoundedRead readBoundedFile(const std::string &path, size_t maxBytes, std::string &text, std::string &error) {
   InputFile in;
   if (!in.open(path, error)) return BoundedRead::Failed;
-  // One byte more than allowed tells a file of exactly maxBytes from a larger one.
-  const size_t want = in.isRegular() && in.size() < maxBytes ? size_t(in.size()) + 1 : maxBytes + 1;
+  // One byte more than allowed tells a file of exactly maxBytes from a larger
+  // one.  A regular file's size is only the first read's length: procfs and
+  // sysfs files report 0 or 4096, and a file may grow while it is read.
+  const size_t want = maxBytes + 1;
+  const size_t firstAsk = in.isRegular() && in.size() < maxBytes ? size_t(in.size()) + 1 : size_t(1) << 16;
   text.clear();
   while (text.size() < want) {
-    // Growing by doubling: a FIFO's size is not known in advance.
-    const size_t at = text.size(), ask = std::min(want - at, std::max<size_t>(at, 1 << 16));
+    // Then growing by doubling: a FIFO's size is not known in advance.
+    const size_t at = text.size(), ask = std::min(want - at, at == 0 ? firstAsk : std::max<size_t>(at, 1 << 16));
     text.resize(at + ask);
     size_t count = 0;
     if (!in.read(&text[at], ask, count, error)) return BoundedRead::Failed;

@@ -43,8 +43,8 @@ std::string machineSignature(const std::string &toolchain) {
     const auto v = line.find_first_not_of(" \t", colon + 1);
     const std::string value = v == std::string::npos ? "" : line.substr(v);
     if (key == "model name") name = value;
-    else if (key == "cpu family") family = value;
-    else if (key == "model") model = value;
+    else if (key == "cpu family" || key == "CPU implementer") family = value; // x86 | Arm (no model name there)
+    else if (key == "model" || key == "CPU part") model = value;
   }
   const ll::AsmLayer *l3 = ll::openmpModel().layer("L3");
   const uint64_t l3MiB = l3 ? l3->capacityBytes >> 20 : 0;

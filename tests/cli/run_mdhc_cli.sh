@@ -13,13 +13,15 @@
 # given a run-time size below 1 say so, compute nothing and return a failure;
 # negative counts, seeds and budgets are refused with the option's name; a
 # directory given as the program says so; mdhi refuses an output given twice;
-# --Werror reports warnings as errors, top-level --Werror/-q count; -o ""
+# --Werror reports warnings as errors (instantiation's too), top-level
+# --Werror/-q count; -o ""
 # is a usage error; run-time sizes and --config are read strictly; endless
 # inputs (/dev/zero) end with an error; bool data other than 0/1 is
 # refused; outputs spare the program, go through links, and `fmt -i` keeps
 # permissions, links and hard links; mdh-difftest reports an unusable
 # --keep or --config as a usage error; `mdhc compile -q` prints nothing
-# but writes its files.
+# but writes its files; /dev/stdout is appended to (`>> log`); a missing
+# output directory is an error before the run.
 set -u
 mdhc=$1 difftest=$2 mdhi=$3 dir=$(dirname "$0")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -176,6 +178,15 @@ $mdhc --Werror check "$tmp/warn.mdh" 2> "$tmp/err"
 grep -q "^1 error generated.$" "$tmp/err" || { cat "$tmp/err"; fail "--Werror summary"; }
 $mdhc -q check "$tmp/warn.mdh" 2> "$tmp/err" || fail "mdhc -q check failed on a warning"
 [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "mdhc -q check printed a warning"; }
+# A warning that only instantiation raises (W0402: a coefficient that depends on a size) fails under --Werror too.
+printf 'fn id(a: f32) -> f32 = a;\nmdh m<N: size, M: size, K: size> = out_view<f32>( O: (i, k) -> (i * K + k) ) o md_hom<N, M>( id, (++, ++) ) o inp_view<f32>( A: (i, k) -> (i, k) );\n' > "$tmp/w0402.mdh"
+$mdhc --Werror --emit=hl "$tmp/w0402.mdh" --entry m --set N=2,K=2,M=4 > "$tmp/out" 2> "$tmp/err" && fail "--Werror --emit=hl exited 0 after W0402"
+grep -q "error\[W0402\]" "$tmp/err" && [ ! -s "$tmp/out" ] || { cat "$tmp/out" "$tmp/err"; fail "--Werror --emit=hl: W0402"; }
+$mdhc compile --Werror "$tmp/w0402.mdh" --entry m --set N=2,K=2,M=4 -q -o "$tmp/w0402" 2> "$tmp/err" && fail "compile --Werror exited 0 after W0402"
+[ ! -e "$tmp/w0402" ] || fail "compile --Werror wrote files after W0402"
+$mdhc run --Werror "$tmp/w0402.mdh" --entry m --set N=2,K=2,M=4 -q 2> "$tmp/err" && fail "run --Werror exited 0 after W0402"
+$mdhc --emit=hl "$tmp/w0402.mdh" --entry m --set N=2,K=2,M=4 > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "W0402 alone failed"; }
+grep -q "warning\[W0402\]" "$tmp/err" || { cat "$tmp/err"; fail "no W0402 warning"; }
 # -o "" is a usage error, not the file-system root.
 (cd "$tmp" && $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -o "" > "$tmp/out" 2> "$tmp/err"); rc=$?
 [ $rc = 2 ] || { cat "$tmp/out" "$tmp/err"; fail "compile -o '' exited $rc, not 2"; }
@@ -206,6 +217,11 @@ check_config '{"levels": [{"tile": [1]}]}' '`levels[0]` needs the field `layer`'
 check_config '{"stages": [{"buffer": "A", "layer": "L1", "panel": 1.5}]}' '`stages[0].panel` must be an integer that fits in 64 bits, not 1.5'
 check_config '{"simd_dim": true}' '`simd_dim` must be an integer that fits in 32 bits, not true'
 grep -q "json.exception" "$tmp/err" && fail "nlohmann's own text in a --config message"
+# Inline JSON text is not named as if it were a file; a bad --config is a usage error (2) in every command.
+$mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=code --config '{"threads": "4"}' > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -qF 'error: --config the JSON text: `threads`' "$tmp/err" || { cat "$tmp/err"; fail "--config text exited $rc or was named as a file"; }
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q -o "$tmp/cfgbad" --config '{"threads": "4"}' 2> /dev/null; rc=$?
+[ $rc = 2 ] || fail "compile with a malformed --config exited $rc, not 2"
 # Endless inputs end with an error: sources at E0010's limit, configurations at theirs.
 timeout 60 $mdhc check /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0010\]" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "mdhc check /dev/zero exited $rc without E0010"; }
@@ -214,7 +230,7 @@ timeout 60 $mdhc check "$tmp/imp/m.mdh" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0101\].*" "$tmp/err" && grep -q "zero.mdh\` is not a regular file" "$tmp/err" ||
   { head -c 2000 "$tmp/err"; fail "an import of /dev/zero exited $rc without saying why"; }
 timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
-[ $rc = 1 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
+[ $rc = 2 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
 # Bool data other than 0 and 1 is refused by `mdhc run` too.
 printf 'fn f(b: bool) -> bool = !b;\nmdh m = out_view<bool>( O: (i) -> (i) ) o md_hom<2>( f, (++) ) o inp_view<bool>( I: (i) -> (i) );\n' > "$tmp/bools.mdh"
 $mdhi run "$tmp/bools.mdh" --entry m -q --seed 3 --out O="$tmp/b.npy" || fail "no bool file"
@@ -247,7 +263,7 @@ cmp -s "$tmp/hl.mdh" "$tmp/hl2.mdh" && grep -q "f32 = a;" "$tmp/hl2.mdh" || fail
 if [ "$(id -u)" != 0 ]; then # root may write anywhere
   mkdir "$tmp/rodir"; printf 'fn f(a: f32)->f32=a;\n' > "$tmp/rodir/w.mdh"; chmod 555 "$tmp/rodir"
   $mdhc fmt -i "$tmp/rodir/w.mdh" 2> "$tmp/err" && fail "fmt -i wrote into a read-only directory"
-  grep -q "cannot create a temporary file beside .*: Permission denied" "$tmp/err" || { cat "$tmp/err"; fail "fmt -i gave no reason"; }
+  grep -q "cannot create files in the directory .*: Permission denied" "$tmp/err" || { cat "$tmp/err"; fail "fmt -i gave no reason"; }
   chmod 755 "$tmp/rodir"
 fi
 # mdh-difftest: an unusable --keep or --config is a usage error (2) before any testing, never a MISMATCH.
@@ -263,4 +279,22 @@ grep -q "of 0 configurations" "$tmp/out" && fail "'of 0 configurations'"
 $mdhc compile "$examples/dot.mdh" --entry dot --set T=f32,K=16 -q -o "$tmp/quiet" > "$tmp/out" 2>&1 || { cat "$tmp/out"; fail "compile -q"; }
 [ ! -s "$tmp/out" ] || { cat "$tmp/out"; fail "compile -q printed something"; }
 [ -s "$tmp/quiet/dot_f32_16.cpp" ] && [ -s "$tmp/quiet/dot_f32_16.h" ] || fail "compile -q wrote no files"
+# /dev/stdout redirected to a file (`>>`) is appended to, never replaced; several outputs may go to it.
+echo precious > "$tmp/log.txt"; inode=$(stat -c %i "$tmp/log.txt")
+$mdhi run "$tmp/bools.mdh" --entry m -q --seed 3 --out O=/dev/stdout >> "$tmp/log.txt" 2> "$tmp/err" || { cat "$tmp/err"; fail "--out O=/dev/stdout"; }
+[ "$(head -n 1 "$tmp/log.txt")" = precious ] && [ "$(stat -c %i "$tmp/log.txt")" = "$inode" ] || fail "/dev/stdout replaced the redirected file"
+grep -q "NUMPY" "$tmp/log.txt" || fail "/dev/stdout: no .npy bytes appended"
+$mdhc run "$tmp/bools.mdh" --entry m -q --out O=/dev/null --out O=/dev/null 2> "$tmp/err" && fail "mdhc run took an output twice"
+# A missing output directory is an error before anything is computed or tuned.
+$mdhc run "$tmp/bools.mdh" --entry m -q --out O="$tmp/nodir/x.npy" 2> "$tmp/err" && fail "run --out into a missing directory"
+grep -q "the directory \`$tmp/nodir\` does not exist" "$tmp/err" || { cat "$tmp/err"; fail "no message for a missing directory"; }
+$mdhi run "$tmp/bools.mdh" --entry m -q --out O="$tmp/nodir/x.npy" 2> "$tmp/err" && fail "mdhi run --out into a missing directory"
+grep -q "does not exist" "$tmp/err" || { cat "$tmp/err"; fail "mdhi: no message for a missing directory"; }
+$mdhc tune "$tmp/bools.mdh" --entry m --evaluations 1 --db "$tmp/db2" -o "$tmp/nodir/best.json" > /dev/null 2> "$tmp/err" && fail "tune -o into a missing directory"
+grep -q "does not exist" "$tmp/err" && [ ! -e "$tmp/db2" ] || { cat "$tmp/err"; fail "tune did not refuse a missing directory first"; }
+# fmt never turns a program that parses into one that does not (E0008 after added parentheses).
+{ printf 'fn f(a: i32) -> i32 = '; for i in $(seq 150); do printf -- '- '; done; printf 'a;\n'; } > "$tmp/deep.mdh"
+$mdhc check "$tmp/deep.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "150 prefix minuses did not check"; }
+$mdhc fmt "$tmp/deep.mdh" > "$tmp/deep2.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "fmt of 150 prefix minuses"; }
+$mdhc check "$tmp/deep2.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "the formatted 150 prefix minuses do not check"; }
 echo "1 passed, 0 failed"

@@ -117,6 +117,20 @@ else
   failures=$((failures + 1))
 fi
 if [ "$failures" -ne 0 ]; then echo "---- transcript of the stray-bracket script ----"; echo "$stray"; fi
+# A continuation line that starts with `:` but is no command (a conditional's
+# second branch) stays declaration text.
+cond=$("$MDHI" 2>&1 <<'SCRIPT'
+fn absval(a: i32) -> i32 = a > 0 ? a
+  : 0 - a;
+:type absval
+SCRIPT
+)
+if grep -q 'absval' <<<"$cond" && ! grep -q 'error' <<<"$cond"; then
+  echo "ok:   a continuation line starting with \`:\` is declaration text"
+else
+  echo "FAIL: a continuation line starting with \`:\` was taken for a command"; echo "$cond"
+  failures=$((failures + 1))
+fi
 if [ "$failures" -ne 0 ]; then
   echo "---- transcript ----"; echo "$out"; echo "$failures failure(s)"; exit 1
 fi

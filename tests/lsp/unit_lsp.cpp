@@ -11,6 +11,7 @@
 #include "parse/Tokens.h"
 #include "support/Source.h"
 
+#include <cstdio>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -127,11 +128,13 @@ namespace {
 /// Feeds `input` to a Transport and lists what read() returns until the end:
 /// the `id` of each message, `bad` for each Malformed report, then `eof`.
 std::vector<std::string> framesOf(const std::string &input) {
-  int fds[2];
-  REQUIRE(pipe(fds) == 0);
-  REQUIRE(write(fds[1], input.data(), input.size()) == ssize_t(input.size()));
-  close(fds[1]);
-  Transport t(fds[0], -1);
+  // A temporary file, not a pipe: inputs may exceed a pipe's buffer.
+  FILE *file = std::tmpfile();
+  REQUIRE(file);
+  const int fd = fileno(file);
+  REQUIRE(write(fd, input.data(), input.size()) == ssize_t(input.size()));
+  REQUIRE(lseek(fd, 0, SEEK_SET) == 0);
+  Transport t(fd, -1);
   std::vector<std::string> out;
   for (;;) {
     nlohmann::json m;
@@ -142,7 +145,7 @@ std::vector<std::string> framesOf(const std::string &input) {
     if (out.size() > 20) break;
   }
   out.push_back("eof");
-  close(fds[0]);
+  std::fclose(file);
   return out;
 }
 
@@ -168,6 +171,27 @@ TEST_CASE("JSON-RPC framing: a bad Content-Length costs its own message only, re
   CHECK(framesOf(withLength("99999999999", 1) + next) == V{"bad", "2", "3", "eof"}); // over the limit
   CHECK(framesOf("junk before the first header" + next) == V{"bad", "2", "3", "eof"});
   CHECK(framesOf(frame(1) + "}}junk between messages" + next) == V{"1", "bad", "2", "3", "eof"});
+}
+
+TEST_CASE("JSON-RPC framing: the rest of a body cut before `word:` is not taken for a header") {
+  using V = std::vector<std::string>;
+  const std::string body = "{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":{\"uri\":\"file:///a.mdh\"}}";
+  const std::string cut = "Content-Length: " + std::to_string(body.find("file:")) + "\r\n\r\n" + body;
+  CHECK(framesOf(cut + frame(2)) == V{"bad", "2", "eof"});
+}
+
+TEST_CASE("JSON-RPC framing: nesting deeper than the limit is one bad message, not a crash") {
+  using V = std::vector<std::string>;
+  auto nested = [](size_t depth) {
+    std::string body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$/x\",\"params\":" + std::string(depth, '[') +
+                       std::string(depth, ']') + "}";
+    return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  CHECK(framesOf(nested(200000) + frame(2)) == V{"bad", "2", "eof"});
+  CHECK(framesOf(nested(Transport::kMaxNesting - 1) + frame(2)) == V{"1", "2", "eof"});
+  // Brackets inside strings do not count.
+  const std::string body = "{\"id\":1,\"s\":\"" + std::string(100000, '[') + "\"}";
+  CHECK(framesOf("Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body) == V{"1", "eof"});
 }
 
 TEST_CASE("JSON-RPC framing: LF-only header lines are accepted") {

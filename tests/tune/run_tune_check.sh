@@ -6,6 +6,7 @@
 source "$(dirname "$0")/common.sh"
 for set in "$FSMALL" "$SMALL"; do
   rc=0
+  mkdir -p "$tmp/out" # -o into a missing directory is refused before tuning
   MDH_TUNE_TEST_CORRUPT_CANDIDATE=2 $mdhc tune $PROG $set --evaluations 6 --db "$tmp/db-c" -o "$tmp/out/best.json" 2>"$tmp/log" || rc=$?
   [ "$rc" -eq 3 ] || { cat "$tmp/log"; fail "corrupt candidate ($set): exit status $rc, expected 3"; }
   grep -q "compiler bug" "$tmp/log" || fail "no clear message"
