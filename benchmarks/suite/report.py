@@ -311,8 +311,9 @@ if os.path.exists(an):
     P("")
 P("## Reproduce")
 P("")
-P("`benchmarks/run_all.sh --budget %g --only %s` (needs `scripts/install-bench-deps.sh`; resumes"
-  " tuning from `benchmarks/results/<id>/mdh-tuned.config.json`)." % (a.budget, ",".join(ids)))
+P("`benchmarks/run_all.sh --budget %g%s` (needs `scripts/install-bench-deps.sh`; resumes"
+  " tuning from `benchmarks/results/<id>/mdh-tuned.config.json`; `--only ID,ID` measures some workloads"
+  " and reports all)." % (a.budget, " --only " + a.ids if a.ids else ""))
 
 os.makedirs(os.path.dirname(a.out), exist_ok=True)
 with open(a.out + ".tmp", "w") as f:
