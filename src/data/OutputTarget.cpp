@@ -18,41 +18,40 @@ namespace mdh::data {
 
 namespace {
 
-/// The name at the end of `path`'s symbolic links, dangling ones included
-/// (writing through a dangling link creates its target, as the shell's `>` does).
-std::string followLinks(const std::string &path) {
+/// Where `path`'s symbolic links end, dangling ones included (writing through
+/// a dangling link creates its target, as the shell's `>` does).
+struct LinkChain {
+  std::string end;
+  /// A link on the way lies in a procfs directory: a descriptor link
+  /// (`/dev/stdout` -> `/proc/self/fd/1`), whose target names the file the
+  /// descriptor holds (`/x/log.txt`, `/x/log.txt (deleted)`, `pipe:[…]`),
+  /// which replacing by name would take from the descriptor.
+  bool throughDescriptor = false;
+};
+
+LinkChain followLinks(const std::string &path) {
+  constexpr long kProcSuperMagic = 0x9fa0; // <linux/magic.h>
+  LinkChain chain;
   std::filesystem::path p = path;
   for (int hops = 0; hops < 40; ++hops) { // the kernel's own limit (ELOOP)
     struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p.string();
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      chain.end = p.string();
+      return chain;
+    }
+    struct statfs fs {};
+    const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+    if (::statfs(dir.c_str(), &fs) == 0 && long(fs.f_type) == kProcSuperMagic) {
+      chain.throughDescriptor = true;
+      chain.end = p.string();
+      return chain;
+    }
     std::error_code ec;
     std::filesystem::path target = std::filesystem::read_symlink(p, ec);
     if (ec) throw DataError(fmt::format("cannot write `{}`: cannot read the link `{}`: {}", path, p.string(), ec.message()));
     p = target.is_absolute() ? target : p.parent_path() / target;
   }
   throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(ELOOP)));
-}
-
-/// Whether `path` reaches its file through a procfs descriptor link
-/// (`/dev/stdout` -> `/proc/self/fd/1` -> the file fd 1 holds): a link
-/// whose directory is on procfs.  Its target names the file the descriptor
-/// holds (`/x/log.txt`, `/x/log.txt (deleted)`, `pipe:[…]`), which replacing
-/// by name would take from the descriptor.
-bool throughDescriptorLink(const std::string &path) {
-  constexpr long kProcSuperMagic = 0x9fa0; // <linux/magic.h>
-  std::filesystem::path p = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    struct stat st {};
-    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return false;
-    struct statfs fs {};
-    const std::filesystem::path dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
-    if (::statfs(dir.c_str(), &fs) == 0 && long(fs.f_type) == kProcSuperMagic) return true;
-    std::error_code ec;
-    std::filesystem::path target = std::filesystem::read_symlink(p, ec);
-    if (ec) return false;
-    p = target.is_absolute() ? target : p.parent_path() / target;
-  }
-  return false;
 }
 
 } // namespace
@@ -73,21 +72,25 @@ OutputTarget inspectOutputTarget(const std::string &path) {
       t.kind = OutputTarget::Kind::Socket;
       return t;
     }
-    if (!S_ISREG(st.st_mode) || throughDescriptorLink(path)) {
-      // Written through the path as given: `/dev/fd/3` may link to `pipe:[…]`, which is no path.
-      t.kind = OutputTarget::Kind::Stream;
-      t.append = S_ISREG(st.st_mode);
+    // Streams are written through the path as given: `/dev/fd/3` may link to
+    // `pipe:[…]`, which is no path.
+    t.kind = OutputTarget::Kind::Stream;
+    if (!S_ISREG(st.st_mode)) return t;
+    const LinkChain chain = followLinks(path);
+    if (chain.throughDescriptor) {
+      t.append = true;
       return t;
     }
     t.kind = OutputTarget::Kind::Regular;
+    t.resolved = chain.end;
     t.mode = st.st_mode & 07777;
     t.owner = st.st_uid;
     t.group = st.st_gid;
     t.links = st.st_nlink;
-  } else if (errno != ENOENT) {
-    throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(errno)));
+    return t;
   }
-  t.resolved = followLinks(path);
+  if (errno != ENOENT) throw DataError(fmt::format("cannot write `{}`: {}", path, std::strerror(errno)));
+  t.resolved = followLinks(path).end;
   return t;
 }
 
