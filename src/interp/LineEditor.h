@@ -6,8 +6,14 @@
  * when it is found); without it a plain prompt-and-getline fallback is used.
  *
  * Invariants: Ctrl-C while editing discards the line instead of ending the
- * program; the history file is written after every entered line, so a
- * crash loses nothing.
+ * program, whenever it arrives; the history file is written after every
+ * entered line, so a crash loses nothing.
+ *
+ * Why a character reader of our own (EL_GETCFN): libedit's built-in one
+ * retries a read that a signal interrupted once per character, so a Ctrl-C
+ * that lands while it waits was swallowed and the typed text stayed on the
+ * line.  Ours waits with ppoll under the interrupt flag
+ * (tune/Interrupt.h), so a Ctrl-C at any moment of the wait ends the line.
  */
 #pragma once
 
@@ -19,9 +25,16 @@
 #include <vector>
 
 #ifdef MDH_HAVE_LIBEDIT
+#include "tune/Interrupt.h"
+
 #include <cerrno>
+#include <climits>
+#include <cwchar>
+#include <fcntl.h>
 #include <histedit.h>
+#include <poll.h>
 #include <signal.h>
+#include <unistd.h>
 #endif
 
 namespace mdh::interp {
@@ -34,6 +47,13 @@ public:
   LineEditor(const char *program, std::string historyFile, Completer completer)
       : historyFile_(std::move(historyFile)), completer_(std::move(completer)) {
 #ifdef MDH_HAVE_LIBEDIT
+    if (const char *terminal = ttyname(STDIN_FILENO)) {
+      const int fd = open(terminal, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+      if (fd >= 0) {
+        inputFd_ = fd;
+        ownsInputFd_ = true;
+      }
+    }
     el_ = el_init(program, stdin, stdout, stderr);
     hist_ = history_init();
     history(hist_, &ev_, H_SETSIZE, 2000);
@@ -42,6 +62,7 @@ public:
     el_set(el_, EL_CLIENTDATA, this);
     el_set(el_, EL_PROMPT, &LineEditor::promptOf);
     el_set(el_, EL_EDITOR, "emacs");
+    el_set(el_, EL_GETCFN, &LineEditor::readCharacter);
     el_set(el_, EL_HIST, history, hist_);
     el_set(el_, EL_ADDFN, "mdhi-complete", "complete a command, option, file or name", &LineEditor::completeAtCursor);
     el_set(el_, EL_BIND, "^I", "mdhi-complete", nullptr);
@@ -55,6 +76,7 @@ public:
 #ifdef MDH_HAVE_LIBEDIT
     el_end(el_);
     history_end(hist_);
+    if (ownsInputFd_) close(inputFd_);
 #endif
   }
 
@@ -65,16 +87,16 @@ public:
   bool readLine(const std::string &prompt, std::string &line) {
     prompt_ = prompt;
 #ifdef MDH_HAVE_LIBEDIT
-    // Ctrl-C interrupts the read (no SA_RESTART) instead of ending the program.
-    struct sigaction ignore = {}, previous = {};
-    ignore.sa_handler = [](int) {};
-    sigemptyset(&ignore.sa_mask);
-    sigaction(SIGINT, &ignore, &previous);
+    // While the guard lives Ctrl-C only sets the flag readCharacter watches.
     int count = 0;
-    errno = 0;
-    const char *text = el_gets(el_, &count);
-    const bool interrupted = !text && errno == EINTR;
-    sigaction(SIGINT, &previous, nullptr);
+    bool interrupted = false;
+    const char *text = nullptr;
+    {
+      tune::InterruptGuard guard(tune::InterruptGuard::Signals::CtrlC);
+      errno = 0;
+      text = el_gets(el_, &count);
+      interrupted = !text && tune::interruptRequested();
+    }
     if (interrupted) { // Ctrl-C: drop the line, keep the session
       std::fputs("\n", stdout);
       line.clear();
@@ -103,12 +125,69 @@ private:
 #ifdef MDH_HAVE_LIBEDIT
   EditLine *el_ = nullptr;
   History *hist_ = nullptr;
+  /// The terminal opened a second time, non-blocking, for readCharacter
+  /// (O_NONBLOCK on standard input itself would leak to the shell that
+  /// shares it); standard input itself where that open fails.
+  int inputFd_ = STDIN_FILENO;
+  bool ownsInputFd_ = false;
   HistEvent ev_;
 
   static LineEditor *self(EditLine *el) {
     void *p = nullptr;
     el_get(el, EL_CLIENTDATA, &p);
     return static_cast<LineEditor *>(p);
+  }
+
+  /// One character for libedit: 1, 0 at end of input, -1 with errno EINTR
+  /// once Ctrl-C was pressed.  SIGINT stays blocked except inside ppoll, and
+  /// the read does not block, so no Ctrl-C is missed: not one that arrives
+  /// before the wait, nor one whose flush of the typed text empties the
+  /// input between the wait and the read (the read then finds nothing, and
+  /// the signal, still pending, interrupts the next wait).
+  static int readCharacter(EditLine *el, wchar_t *out) {
+    const int fd = self(el)->inputFd_;
+    sigset_t ctrlC, previous;
+    sigemptyset(&ctrlC);
+    sigaddset(&ctrlC, SIGINT);
+    sigprocmask(SIG_BLOCK, &ctrlC, &previous);
+    const int result = readCharacterBlocked(fd, previous, out);
+    const int savedErrno = errno;
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
+    errno = savedErrno;
+    return result;
+  }
+
+  static int readCharacterBlocked(int fd, const sigset_t &unblocked, wchar_t *out) {
+    char bytes[MB_LEN_MAX];
+    size_t held = 0;
+    *out = L'\0';
+    for (;;) {
+      if (tune::interruptRequested()) {
+        errno = EINTR;
+        return -1;
+      }
+      pollfd ready{fd, POLLIN, 0};
+      if (ppoll(&ready, 1, nullptr, &unblocked) < 0) {
+        if (errno == EINTR) continue; // the flag decides, at the top
+        return -1;
+      }
+      char byte = 0;
+      const ssize_t got = read(fd, &byte, 1);
+      if (got == 0) return 0;
+      if (got < 0) {
+        if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK) continue;
+        return -1;
+      }
+      bytes[held++] = byte;
+      std::mbstate_t state{};
+      const size_t decoded = std::mbrtowc(out, bytes, held, &state);
+      if (decoded == size_t(-2) && held < sizeof bytes) continue; // more bytes of one character
+      if (decoded == size_t(-1) || decoded == size_t(-2)) { // not a character: drop it
+        held = 0;
+        continue;
+      }
+      return 1;
+    }
   }
 
   static char *promptOf(EditLine *el) { return const_cast<char *>(self(el)->prompt_.c_str()); }

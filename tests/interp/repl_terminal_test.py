@@ -57,6 +57,27 @@ child.expect(PROMPT)
 child.send(":this line is abandoned")
 child.send("\x03")  # Ctrl-C
 step("Ctrl-C discards the line and keeps the session", "", PROMPT, keys=True)
+# A Ctrl-C that lands while the editor is busy with pasted text (not waiting
+# for a key) must end the line too; libedit's own reader missed those.
+missed = 0
+for attempt in range(8):
+    child.send("abandoned " * 30)
+    child.expect("abandoned abandoned", timeout=20)
+    child.sendintr()
+    try:
+        child.expect(PROMPT, timeout=5)
+    except pexpect.TIMEOUT:
+        missed += 1
+        child.send("\x15")  # Ctrl-U, so the next step starts from an empty line
+        child.sendline("")
+        child.expect(PROMPT, timeout=20)
+if missed:
+    failures.append("Ctrl-C after pasted text")
+    print("FAIL: Ctrl-C after pasted text -- %d of 8 left the text on the line" % missed)
+else:
+    print("ok:   Ctrl-C after pasted text discards it (8 of 8)")
+step("the line after those is clean", ":t tw", r"fn tw\(x: i32\) -> i32")
+child.expect(PROMPT)
 step("history: Up recalls the previous line", "\x1b[A\r", r"fn tw\(x: i32\) -> i32", keys=True)
 child.expect(PROMPT)
 step(":quit ends the session", ":q", pexpect.EOF)
