@@ -58,10 +58,14 @@ BufferData loadBufferFile(const std::string &path, const std::string &buffer, co
   }
   NumpyDtype want = dtypeOfType(elem);
   std::string why;
-  if (!sameLayout(a.dtype, want, why))
+  if (!sameLayout(a.dtype, want, why)) {
+    // `why` names the first difference; when that is the whole element type it says nothing new.
+    const bool whyRepeats = why.rfind(a.dtype.str(), 0) == 0;
     throw DataError(fmt::format("input buffer `{}`: `{}` has the wrong element type: expected {} ({}, {}), got {} "
-                                "(dtype {}): {}",
-                                buffer, path, elem.str(), want.str(), want.python(), a.dtype.str(), a.dtype.descr(), why));
+                                "(dtype {}){}",
+                                buffer, path, elem.str(), want.str(), want.python(), a.dtype.str(), a.dtype.descr(),
+                                whyRepeats ? "" : ": " + why));
+  }
   checkBools(a, want, buffer, path);
   BufferData b;
   b.elem = elem;

@@ -64,6 +64,14 @@ public:
     // ANTLR's recovery can report the same offending token twice.
     if (tok && tok->getStartIndex() == lastStart_ && tok->getType() == lastType_) return;
     if (tok) { lastStart_ = tok->getStartIndex(); lastType_ = tok->getType(); }
+    // The rest of a declaration or statement that already has an error: what ANTLR's
+    // recovery reports there follows from the first error (a missing `o` gave 17).
+    if (tok && tok->getType() != antlr4::Token::EOF && tok->getStartIndex() < quietUntil_) return;
+    auto *tokenStream = recognizer ? dynamic_cast<antlr4::TokenStream *>(recognizer->getInputStream()) : nullptr;
+    if (tok && tokenStream) {
+      quietUntil_ = endOfStatement(tokenStream, tok);
+      damaged_.push_back({tok->getStartIndex(), quietUntil_});
+    }
     if (++count_ > max_) {
       if (count_ == max_ + 1)
         diags_.error("E0009", range(tok), "too many syntax errors; giving up on this file");
@@ -74,6 +82,18 @@ public:
       return;
     }
     SourceRange r = range(tok);
+    if (tokenStream && (tok->getText() == "\"" || tok->getText() == "'")) {
+      antlr4::Token *prev = previousToken(tokenStream, tok);
+      if (prev && prev->getText() == "import" && prev->getType() != P::ID) {
+        quietUntil_ = endOfImport(tokenStream, tok);
+        damaged_.back().second = quietUntil_;
+        diags_.error("E0001", r, "an import names a module, not a file",
+                     fmt::format("write `import {};` without quotes: module `a.b` is the file a/b.mdh on the "
+                                 "search path (the importing file's directory, then `-I` directories)",
+                                 quotedModuleName(tokenStream, tok)));
+        return;
+      }
+    }
     if (tok->getType() == P::ERROR_CHAR) {
       diags_.error("E0002", r, fmt::format("stray character {} in program", strayCharacterName(tok->getText())),
                    "remove it; identifiers are ASCII letters, digits and `_`");
@@ -113,12 +133,85 @@ public:
       std::string h = numberAfterDotHint(parser->getTokenStream(), tok);
       if (!h.empty()) hint = h;
     }
+    const std::string text = tok->getText();
+    if (has("`∘`") && tok->getType() != P::ID && (text == "inp_view" || text == "out_view" || text == "md_hom")) {
+      diags_.error("E0004", r, fmt::format("expected the composition operator `o` or `∘` before `{}`", text),
+                   "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
+      return;
+    }
     if (hint.empty() && std::find(expected.begin(), expected.end(), "`;`") != expected.end() &&
         tok->getType() != antlr4::Token::EOF)
       hint = "a `;` may be missing before this";
     (void)msg;
     diags_.error("E0001", r, message, hint);
   }
+
+  /// Where the statement or declaration holding `tok` ends: just after the next `;`
+  /// outside brackets, or at the next word that can only begin a declaration.
+  static size_t endOfStatement(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    if (tok->getTokenIndex() == size_t(-1)) return tok->getStartIndex();
+    int depth = 0;
+    for (size_t i = tok->getTokenIndex(); i < ts->size(); ++i) {
+      antlr4::Token *t = ts->get(i);
+      if (t->getType() == antlr4::Token::EOF) return t->getStartIndex();
+      if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+      const std::string w = t->getText();
+      if (depth <= 0 && t->getType() != P::ID &&
+          (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@"))
+        return t->getStartIndex();
+      if (w == "(" || w == "[" || w == "{") ++depth;
+      else if (w == ")" || w == "]" || w == "}") --depth;
+      else if (w == ";" && depth <= 0) return t->getStopIndex() + 1;
+    }
+    return tok->getStartIndex();
+  }
+
+  /// Just after the `;` that ends `import "name";` (the quoted name may hold any word,
+  /// `mdh` included), or after the closing quote when no `;` follows it.
+  static size_t endOfImport(antlr4::TokenStream *ts, antlr4::Token *openQuote) {
+    for (size_t i = openQuote->getTokenIndex() + 1; i < ts->size(); ++i) {
+      antlr4::Token *t = ts->get(i);
+      if (t->getType() == antlr4::Token::EOF) return t->getStartIndex();
+      if (t->getText() == ";") return t->getStopIndex() + 1;
+      if (t->getText() != openQuote->getText()) continue;
+      for (size_t k = i + 1; k < ts->size(); ++k) {
+        antlr4::Token *n = ts->get(k);
+        if (n->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+        return n->getText() == ";" ? n->getStopIndex() + 1 : t->getStopIndex() + 1;
+      }
+      return t->getStopIndex() + 1;
+    }
+    return openQuote->getStartIndex();
+  }
+
+  static antlr4::Token *previousToken(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    size_t i = tok->getTokenIndex();
+    if (i == size_t(-1)) return nullptr;
+    while (i > 0) {
+      antlr4::Token *t = ts->get(--i);
+      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) return t;
+    }
+    return nullptr;
+  }
+
+  /// `std` for `import "std.mdh";`, `a.b` for `import "a/b.mdh";`.
+  static std::string quotedModuleName(antlr4::TokenStream *ts, antlr4::Token *openQuote) {
+    std::string name;
+    for (size_t i = openQuote->getTokenIndex() + 1; i < ts->size(); ++i) {
+      antlr4::Token *t = ts->get(i);
+      const std::string w = t->getText();
+      if (t->getType() == antlr4::Token::EOF || w == openQuote->getText() || w == ";") break;
+      if (t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) name += w == "/" ? "." : w;
+    }
+    const std::string suffix = ".mdh";
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      name.resize(name.size() - suffix.size());
+    return name.empty() ? "std" : name;
+  }
+
+  /// Source ranges [begin, end) where syntax errors were reported: the builder does not
+  /// add its own errors about what ANTLR's recovery made of them.
+  const std::vector<std::pair<size_t, size_t>> &damaged() const { return damaged_; }
 
   /// The lexer reads digits, `.`, digits as one float: `t.1.0` is `t . 1.0`, and
   /// `2.` is `2 .` (a float needs digits after the point).  Explains both.
@@ -162,11 +255,15 @@ private:
   int max_;
   int count_ = 0;
   size_t lastStart_ = ~size_t(0), lastType_ = 0;
+  size_t quietUntil_ = 0;
+  std::vector<std::pair<size_t, size_t>> damaged_;
 };
 
 class Builder {
 public:
-  Builder(FileId file, DiagnosticEngine &d, antlr4::CommonTokenStream &tokens) : file_(file), diags_(d), tokens_(tokens) {}
+  Builder(FileId file, DiagnosticEngine &d, antlr4::CommonTokenStream &tokens,
+          const std::vector<std::pair<size_t, size_t>> &damaged)
+      : file_(file), diags_(d), tokens_(tokens), damaged_(damaged) {}
 
   std::unique_ptr<ast::Module> build(P::ModuleContext *m) {
     auto mod = std::make_unique<ast::Module>();
@@ -196,7 +293,20 @@ private:
   FileId file_;
   DiagnosticEngine &diags_;
   antlr4::CommonTokenStream &tokens_;
+  const std::vector<std::pair<size_t, size_t>> &damaged_; ///< ErrorListener::damaged()
   bool reportedDepth_ = false;
+
+  bool damagedWithin(const SourceRange &r) const {
+    for (const auto &[b, e] : damaged_)
+      if (b >= r.begin && b <= r.end) return true;
+    return false;
+  }
+
+  bool inDamagedRegion(const SourceRange &r) const {
+    for (const auto &[b, e] : damaged_)
+      if (r.begin >= b && r.begin < e) return true;
+    return false;
+  }
 
   SourceRange range(antlr4::Token *t) const {
     if (!t || t->getStartIndex() == size_t(-1)) return {file_, 0, 0};
@@ -361,12 +471,15 @@ private:
     md->name = ident(c->ident());
     defineEq(c->defineEq(), *md);
     for (auto *s : c->stage()) md->stages.push_back(stage(s));
+    // What recovery kept of a declaration with a syntax error is no composition to check
+    // (E0613 would only repeat the error): an Error stage makes sema pass over it.
+    if (damagedWithin(md->range)) md->stages.push_back(ast::Stage{});
     for (auto *op : c->composeOp()) {
       SourceRange r = range(op);
       md->composeOps.push_back(r);
       if (op->ident()) {
         ast::Ident id = ident(op->ident());
-        if (!id.empty() && id.name != "o")
+        if (!id.empty() && id.name != "o" && !inDamagedRegion(r))
           diags_.error("E0004", r, fmt::format("expected the composition operator `o` or `∘`, found `{}`", id.name),
                        "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
       }
@@ -469,7 +582,9 @@ private:
       metaArgs(m->metaArgs(), s.hasMetaArgs, s.metaArgs);
       s.fn = scalarFnRef(m->scalarFnRef());
       for (auto *op : m->combineOp()) s.ops.push_back(combineOp(op));
-    } else if (auto *r = dynamic_cast<P::RefStageContext *>(c)) {
+    } else if (auto *r = dynamic_cast<P::RefStageContext *>(c); r && !inDamagedRegion(s.range)) {
+      // (In a damaged region a name here is what recovery made of the tokens after the
+      // error, e.g. the `T` of `inp_view<T>` after a missing `o`: it stays an Error stage.)
       s.kind = ast::Stage::Kind::Ref;
       s.name = ident(r->ident());
       metaArgs(r->metaArgs(), s.hasMetaArgs, s.metaArgs);
@@ -748,7 +863,7 @@ std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, D
       }
     }
   }
-  Builder builder(file, diags, tokens);
+  Builder builder(file, diags, tokens, listener.damaged());
   return builder.build(tree);
 }
 

@@ -204,7 +204,13 @@ std::optional<hl::CombineOperator> Sema::Impl::resolveCombineOp(const ast::Combi
                               : fmt::format("unknown combine operator `{}`", op.name.name),
             it != scope.end() && it->second->kind == ast::Decl::Kind::Fn
                 ? fmt::format("wrap the function: `pw({})` (point-wise) or `ps({})` (prefix sum)", op.name.name, op.name.name)
-                : didYouMean(op.name.name, cands));
+            : it != scope.end()
+                ? didYouMean(op.name.name, cands)
+                : withFallback(didYouMean(op.name.name, cands),
+                               fmt::format("declare `combine {} = ...;`, import the module that declares it (e.g. "
+                                           "`import std;`, which has `sum`, `prod`, `maximum`, `scan_add`, ...), or "
+                                           "write the operator itself: `++`, `pw(add)`, `ps(add)`",
+                                           op.name.name)));
       return std::nullopt;
     }
     Env inner;

@@ -386,6 +386,15 @@ void Sema::checkAll() {
   }
 }
 
+namespace {
+/// `T`, `I`, `K` of `mdh m<T: type, I: size, K: size>`, for hints.
+std::string metaParamNames(const ast::MdhDecl &md) {
+  std::vector<std::string> names;
+  for (const auto &p : md.metaParams) names.push_back(fmt::format("`{}`", p.name.name));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+} // namespace
+
 std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const MetaSettings &settings,
                                                bool allowSymbolic) {
   auto &I = *impl_;
@@ -446,14 +455,27 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
       env.types[n] = t;
     }
   }
+  std::vector<std::string> unknown;
   for (const auto &[k, v] : settings)
-    if (!used.count(k))
-      I.error("E0605", none, fmt::format("`{}` is not a meta-parameter of `{}`", k, entry),
-              md.metaParams.empty() ? fmt::format("`{}` takes no meta-parameters", entry) : "");
+    if (!used.count(k)) unknown.push_back(k);
   if (I.diags.errorCount() != errorsAtStart) return nullptr;
   env.context.push_back(fmt::format("instantiating `{}`", entry));
   size_t before = I.diags.errorCount();
   auto prog = I.instantiateMdh(md, env, md.name.range);
+  // A name that is no meta-parameter may still be a size the entry leaves to run time
+  // (`mdh dot_dyn = dot<*>;`): the code generated for it takes that size as an argument.
+  for (const auto &k : unknown) {
+    const bool runTime = prog && std::find(prog->dynamicSizes.begin(), prog->dynamicSizes.end(), k) != prog->dynamicSizes.end();
+    if (runTime)
+      I.error("E0605", md.name.range, fmt::format("`{}` is a run-time size of `{}`, not a meta-parameter", k, entry),
+              fmt::format("the generated code takes `{}` as an argument: drop `--set {}=...` here; `mdhc run` and "
+                          "`mdhi run` accept it to fix the size of one run",
+                          k, k));
+    else
+      I.error("E0605", md.name.range, fmt::format("`{}` is not a meta-parameter of `{}`", k, entry),
+              md.metaParams.empty() ? fmt::format("`{}` takes no meta-parameters", entry)
+                                    : fmt::format("its meta-parameters are {}", metaParamNames(md)));
+  }
   if (!prog || I.diags.errorCount() != before) return nullptr;
   for (const auto &[k, v] : settings) prog->metaArgs.push_back({k, v});
   return prog;
