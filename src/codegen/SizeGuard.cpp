@@ -69,7 +69,7 @@ std::string runTimeSizeCheck(const hl::Program &p, const std::string &backend, c
                      s, prefix);
   // Checked arithmetic: a step that would overflow clears mdh_fits.
   o += "  bool mdh_fits = true;\n"
-       "  auto mdh_add = [&mdh_fits](int64_t a, int64_t b) -> int64_t {\n"
+       "  [[maybe_unused]] auto mdh_add = [&mdh_fits](int64_t a, int64_t b) -> int64_t { // unused where sizes have no sums\n"
        "    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) { mdh_fits = false; return 0; }\n"
        "    return a + b;\n"
        "  };\n"
