@@ -193,13 +193,23 @@ BestRecord TuningDb::best() const {
       if (r->technique == "default") deflt = &e;
       if (!b || e.median < b.seconds) b = {r, e.median, true}, winner = &e;
     }
-    // The default stays unless the fastest candidate beats it by more than
+    // The default stays unless the fastest candidate is faster by more than
     // twice the rounds' spread (and at least 1%): a 3% lead inside a 2.5%
     // spread (a ResNet-50 convolution) was noise, and the pick ran 3-7%
-    // slower than the default afterwards.
+    // slower than the default afterwards.  The lead is a ratio of times (the
+    // default's time over the candidate's, less one), which a large spread
+    // cannot put out of reach: as a fraction of the default's time it never
+    // exceeds 1, and a spread of 0.5 had kept a default 2400x slower.  A
+    // candidate whose every re-timing beat every re-timing of the default
+    // (by at least 1% at the medians) wins whatever the spread.
     if (winner && deflt && winner != deflt) {
       const double margin = std::max(0.01, 2 * std::max(relativeSpread(*winner), relativeSpread(*deflt)));
-      if (winner->median > deflt->median * (1 - margin)) b = {find(deflt->configHash), deflt->median, true};
+      const bool clearLead = deflt->median > winner->median * (1 + margin);
+      const bool separated = winner->times.size() >= 3 && deflt->times.size() >= 3 &&
+                             *std::max_element(winner->times.begin(), winner->times.end()) <
+                                 *std::min_element(deflt->times.begin(), deflt->times.end()) &&
+                             deflt->median > winner->median * 1.01;
+      if (!clearLead && !separated) b = {find(deflt->configHash), deflt->median, true};
     }
     if (b) return b;
   }

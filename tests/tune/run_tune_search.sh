@@ -52,8 +52,10 @@ assert any(meas[e["hash"]]["technique"] == "default" for e in entries), "the def
 rounds = conf[0]["rounds"]
 assert all(len(e["times_s"]) == 5 * rounds for e in entries), (rounds, entries)
 best = min((e for e in entries if e["median_s"] > 0), key=lambda e: e["median_s"])
-# The default stays unless the fastest beats it by more than twice the larger
-# relative spread (median absolute deviation) of the two, and by at least 1%.
+# The default stays unless the fastest is faster by more than twice the larger
+# relative spread (median absolute deviation) of the two as a ratio of times, and
+# by at least 1%, or every round of the fastest beat every round of the default
+# (and by at least 1% at the medians).
 def spread(e):
     t = e["times_s"]
     if len(t) < 3 or e["median_s"] <= 0: return 0
@@ -62,7 +64,10 @@ def spread(e):
 dflt = [e for e in entries if e["median_s"] > 0 and meas[e["hash"]]["technique"] == "default"]
 if dflt and best is not dflt[0]:
     margin = max(0.01, 2 * max(spread(best), spread(dflt[0])))
-    if best["median_s"] > dflt[0]["median_s"] * (1 - margin): best = dflt[0]
+    clear = dflt[0]["median_s"] > best["median_s"] * (1 + margin)
+    separated = (max(best["times_s"]) < min(dflt[0]["times_s"])
+                 and dflt[0]["median_s"] > best["median_s"] * 1.01)
+    if not clear and not separated: best = dflt[0]
 assert json.load(open(sys.argv[2])) == meas[best["hash"]]["config"]
 PY
 $mdhc tune $PROG $SMALL --evaluations 4 --confirm 0 --db "$tmp/db-n" -q -o "$tmp/n.json" 2>/dev/null || fail "--confirm 0"

@@ -261,6 +261,17 @@ TEST_CASE("a confirmation keeps the default unless a candidate beats it by more 
   // Under 1% never replaces the default.
   b = confirm({{"def", 1.00, {1.0, 1.0, 1.0}}, {"close", 0.995, {0.995, 0.995, 0.995}}});
   CHECK(b.record->configHash == "def");
+  // A noisy default (spread 1.0: 0.007 to 43 ms on a loaded machine) against a candidate
+  // 2400x faster in every round: the lead is a ratio, so the spread cannot hide it.
+  b = confirm({{"def", 5.77e-3, {7e-6, 5.77e-3, 43e-3, 6e-3, 2e-5}}, {"clear", 2.4e-6, {2e-6, 2.4e-6, 3e-6, 2.4e-6, 2.5e-6}}});
+  CHECK(b.record->configHash == "clear");
+  // Every re-timing of the candidate below every one of the default: it wins even
+  // though twice the spread (2 x 20%) exceeds its lead (1.00 / 0.75 - 1 = 33%).
+  b = confirm({{"def", 1.00, {0.8, 1.0, 1.2, 0.8, 1.2}}, {"clear", 0.75, {0.5, 0.75, 0.78, 0.75, 0.75}}});
+  CHECK(b.record->configHash == "clear");
+  // The same lead with overlapping rounds stays inside the noise.
+  b = confirm({{"def", 1.00, {0.6, 1.0, 1.4, 0.6, 1.4}}, {"clear", 0.70, {0.5, 0.7, 0.9, 0.7, 0.7}}});
+  CHECK(b.record->configHash == "def");
   std::filesystem::remove_all(dir);
 }
 
