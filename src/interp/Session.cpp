@@ -85,14 +85,20 @@ Session::~Session() = default;
 
 void Session::error(const std::string &message) { fmt::print(opts_.err, "error: {}\n", message); }
 
-void Session::printDiagnosticsFrom(size_t first, bool onlyRepl) {
+std::set<std::string> Session::printDiagnosticsFrom(size_t first, bool skipLoaded) {
   const auto &all = comp_->diags().all();
   FileId repl = comp_->sources().findByPath(kReplPath);
+  std::set<std::string> inFiles;
   for (size_t i = first; i < all.size(); ++i) {
     const Diagnostic &d = all[i];
-    if (onlyRepl && d.range.valid() && d.range.file != repl) continue;
-    fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), d, opts_.color));
+    std::string text = renderDiagnostic(comp_->sources(), d, opts_.color);
+    if (d.range.valid() && d.range.file != repl) {
+      if (skipLoaded && fileDiagnosticsAtLoad_.count(text)) continue;
+      inFiles.insert(text);
+    }
+    fmt::print(opts_.err, "{}", text);
   }
+  return inFiles;
 }
 
 bool Session::rebuild(const std::vector<std::string> &files, const std::string &replText, bool showFileDiagnostics) {
@@ -104,8 +110,9 @@ bool Session::rebuild(const std::vector<std::string> &files, const std::string &
   c->analyze();
   std::swap(comp_, c);
   bool ok = !comp_->diags().hasErrors();
-  printDiagnosticsFrom(0, !showFileDiagnostics);
+  std::set<std::string> printed = printDiagnosticsFrom(0, !showFileDiagnostics);
   if (!ok) std::swap(comp_, c); // keep the previous state
+  else if (showFileDiagnostics) fileDiagnosticsAtLoad_ = std::move(printed);
   return ok;
 }
 

@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,11 +82,17 @@ private:
   std::vector<std::string> files_;
   std::vector<std::string> failedFiles_; ///< the last :load that failed, retried by :reload
   std::string replText_;
+  /// The loaded files' own diagnostics as printed by the load: a rebuild for typed
+  /// declarations repeats them and prints only the others (an error that a typed
+  /// instantiation raises at a location in a file is one of those).
+  std::set<std::string> fileDiagnosticsAtLoad_;
   RunRequest defaults_;
   std::unique_ptr<LastRun> last_;
 
   bool rebuild(const std::vector<std::string> &files, const std::string &replText, bool showFileDiagnostics);
-  void printDiagnosticsFrom(size_t first, bool onlyRepl);
+  /// Prints the diagnostics from index `first` on; with skipLoaded, not those in
+  /// fileDiagnosticsAtLoad_.  Returns the rendered ones located in files.
+  std::set<std::string> printDiagnosticsFrom(size_t first, bool skipLoaded);
   RunOutcome runChecked(const RunRequest &r);
   void error(const std::string &message);
   std::string declSignature(const std::string &name) const;

@@ -432,10 +432,12 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
         env.dynamicSizes.insert(n);
         continue;
       }
+      // Digits only, as for run-time sizes: strtoll alone took ` 4` and `+4`.
+      const bool digitsOnly = !s->second.empty() && s->second.find_first_not_of("0123456789") == std::string::npos;
       char *endp = nullptr;
       errno = 0;
-      long long v = std::strtoll(s->second.c_str(), &endp, 10);
-      if (s->second.empty() || *endp != 0 || errno == ERANGE || v < 1 || v > (1ll << 40)) {
+      long long v = digitsOnly ? std::strtoll(s->second.c_str(), &endp, 10) : 0;
+      if (!digitsOnly || *endp != 0 || errno == ERANGE || v < 1 || v > (1ll << 40)) {
         I.error("E0603", p.range, fmt::format("invalid value `{}` for size `{}`", s->second, n),
                 "a size is a positive integer (at most 2^40) or `*` for a size known only at run time");
         continue;

@@ -131,6 +131,30 @@ else
   echo "FAIL: a continuation line starting with \`:\` was taken for a command"; echo "$cond"
   failures=$((failures + 1))
 fi
+# A typed instantiation whose error lies in the loaded file (size 0 of a
+# dimension, an operator the type lacks) is reported, typed twice twice, and
+# the file's own warnings are not repeated with it.
+cat > gen.mdh <<'MDH'
+mdh colsum<T: type, N: size, M: size> =
+    out_view<T>( C: (i, j) -> (j) )
+  o md_hom<N, M>( id, (pw(add), ++) )
+  o inp_view<T>( A: (i, j) -> (i, j) );
+fn id<T: type>(x: T) -> T = x;
+MDH
+inst=$("$MDHI" gen.mdh 2>&1 <<'SCRIPT'
+mdh zero = colsum<f32, 0, 3>;
+mdh zero = colsum<f32, 0, 3>;
+mdh flags = colsum<bool, 2, 3>;
+:t zero
+SCRIPT
+)
+if [ "$(grep -c 'gen.mdh:[0-9]*:[0-9]*: error\[E0616\]' <<<"$inst")" -eq 2 ] &&
+   grep -q 'gen.mdh:[0-9]*:[0-9]*: error\[E0502\]' <<<"$inst" && grep -q 'unknown name `zero`' <<<"$inst"; then
+  echo "ok:   errors a typed instantiation raises in the loaded file are printed, each time"
+else
+  echo "FAIL: errors of a typed instantiation located in the loaded file were not printed"; echo "$inst"
+  failures=$((failures + 1))
+fi
 if [ "$failures" -ne 0 ]; then
   echo "---- transcript ----"; echo "$out"; echo "$failures failure(s)"; exit 1
 fi
