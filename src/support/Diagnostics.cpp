@@ -60,17 +60,23 @@ std::string renderSnippet(const SourceManager &sm, SourceRange r, const std::str
   for (char32_t &c : cps)
     if (c < 0x20 && c != U'\t') c = 0x2400 + c;
     else if (c == 0x7F) c = 0x2421;
-  std::string line = encodeUtf8(cps);
-  if (cps.size() > 200) { // keep the snippet readable on huge lines
-    cps.resize(200);
-    line = encodeUtf8(cps) + " ...";
-  }
+  // A huge line is cut to a window of 200 columns that holds the caret's start
+  // (an error at column 416 showed the first 200 and a caret under the `...`).
+  constexpr size_t kWindow = 200, kContextBefore = 60;
+  const size_t caret = b.column > 0 ? b.column - 1 : 0;
+  size_t first = 0;
+  if (cps.size() > kWindow && caret >= kWindow - kContextBefore)
+    first = std::min(caret - kContextBefore, cps.size() - std::min(cps.size(), kWindow));
+  const size_t last = std::min(cps.size(), first + kWindow);
+  const std::string lead = first > 0 ? "... " : "";
+  std::string line = lead + encodeUtf8(cps.substr(first, last - first)) + (last < cps.size() ? " ..." : "");
   std::string gutter(std::to_string(b.line).size(), ' ');
   uint32_t width = 1;
   if (e.line == b.line && e.column >= b.column) width = e.column - b.column + 1;
-  if (b.column - 1 > cps.size()) width = 1;
-  std::string pad;
-  for (uint32_t i = 0; i + 1 < b.column && i < cps.size(); ++i) pad += cps[i] == U'\t' ? '\t' : ' ';
+  if (caret > cps.size()) width = 1;
+  else if (caret < last) width = uint32_t(std::min<size_t>(width, last - caret));
+  std::string pad(lead.size(), ' ');
+  for (size_t i = first; i < caret && i < last; ++i) pad += cps[i] == U'\t' ? '\t' : ' ';
   std::string out = fmt::format("{} |\n{} | {}\n{} | {}{}", gutter, b.line, line, gutter, pad,
                                 std::string(width, '^'));
   if (!label.empty()) out += " " + label;
