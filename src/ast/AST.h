@@ -116,6 +116,9 @@ struct Stmt {
   std::vector<StmtPtr> body;    ///< Block; If: then-branch statements
   std::vector<StmtPtr> elseBody; ///< If
   bool hasElse = false;
+  /// If: where the then-branch's block ends (after its `}`); 0 when unknown.  The
+  /// formatter keeps a comment inside `else { /* c */ ... }` out of the then-branch.
+  uint32_t thenEnd = 0;
 };
 
 // ---- combine operators ------------------------------------------------------------------

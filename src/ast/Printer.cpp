@@ -245,6 +245,7 @@ private:
   std::string out;
   size_t next = 0;       // next comment to emit
   uint32_t lastLine = 0; // source line where the last emitted item ended
+  size_t lineCommentAt_ = std::string::npos; // where appendTrailing put a `//` comment in out
 
   std::string pad(int level) const { return std::string(size_t(level * o.indent), ' '); }
   uint32_t lineOf(uint32_t off) const { return m.file < sm.size() ? sm.file(m.file).lineCol(off).line : 0; }
@@ -276,7 +277,7 @@ private:
   void trailing(uint32_t endOffset) {
     if (endOffset == 0) return;
     while (next < m.comments.size() && m.comments[next].range.begin < endOffset) {
-      out += " " + m.comments[next].text;
+      appendTrailing(m.comments[next].text);
       ++next;
     }
     uint32_t line = lineOf(endOffset - 1);
@@ -287,10 +288,26 @@ private:
     uint32_t from = endOffset;
     while (next < m.comments.size() && lineOf(m.comments[next].range.begin) == line &&
            onlySpaceBetween(from, m.comments[next].range.begin)) {
-      out += " " + m.comments[next].text;
+      appendTrailing(m.comments[next].text);
       from = m.comments[next].range.end;
       ++next;
     }
+  }
+
+  /// A comment at the end of the output line.  After a `//` comment on that line a
+  /// block comment goes before it (appended, the line comment would swallow it, and
+  /// the second line of a multi-line one would become code); a `//` comment joins
+  /// the one there, which it would also be when read back.
+  void appendTrailing(const std::string &text) {
+    const size_t lineStart = out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
+    const bool afterLineComment = lineCommentAt_ != std::string::npos && lineCommentAt_ >= lineStart;
+    if (afterLineComment && text.rfind("//", 0) != 0) {
+      out.insert(lineCommentAt_, text + " ");
+      lineCommentAt_ += text.size() + 1;
+      return;
+    }
+    out += " " + text;
+    if (!afterLineComment) lineCommentAt_ = text.rfind("//", 0) == 0 ? out.size() - text.size() : std::string::npos;
   }
 
   bool onlySpaceBetween(uint32_t from, uint32_t to) const {
@@ -482,7 +499,9 @@ private:
         out += pad(level) + "}";
         break;
       }
-      if (!s.elseBody.empty()) emitCommentsBefore(s.elseBody.front()->range.begin, level + 1, false);
+      // The then-branch keeps the comments up to its `}`; those after `else {` go to the else-branch.
+      const uint32_t thenEnd = s.thenEnd > 0 ? s.thenEnd - 1 : s.elseBody.empty() ? 0 : s.elseBody.front()->range.begin;
+      if (thenEnd > 0) emitCommentsBefore(thenEnd, level + 1, false);
       out += pad(level) + "} else ";
       if (s.elseBody.size() == 1 && s.elseBody[0]->kind == Stmt::Kind::If &&
           s.elseBody[0]->range.begin > 0 /* `else if` chain */) {

@@ -698,7 +698,10 @@ private:
       s->kind = ast::Stmt::Kind::If;
       s->value = expr(i->expr());
       auto blocks = i->block();
-      if (!blocks.empty()) s->body = block(blocks[0]);
+      if (!blocks.empty()) {
+        s->body = block(blocks[0]);
+        s->thenEnd = range(blocks[0]).end;
+      }
       if (blocks.size() > 1) {
         s->hasElse = true;
         s->elseBody = block(blocks[1]);
