@@ -70,7 +70,9 @@ public:
     auto *tokenStream = recognizer ? dynamic_cast<antlr4::TokenStream *>(recognizer->getInputStream()) : nullptr;
     if (tok && tokenStream) {
       quietUntil_ = endOfStatement(tokenStream, tok);
-      damaged_.push_back({tok->getStartIndex(), quietUntil_});
+      // Found at the word that begins the next declaration, the error ends the one
+      // before (a missing `;`): the next one is not damaged.
+      if (quietUntil_ > tok->getStartIndex()) damaged_.push_back({tok->getStartIndex(), quietUntil_});
     }
     if (++count_ > max_) {
       if (count_ == max_ + 1)
@@ -86,7 +88,7 @@ public:
       antlr4::Token *prev = previousToken(tokenStream, tok);
       if (prev && prev->getText() == "import" && prev->getType() != P::ID) {
         quietUntil_ = endOfImport(tokenStream, tok);
-        damaged_.back().second = quietUntil_;
+        damaged_.push_back({tok->getStartIndex(), quietUntil_});
         diags_.error("E0001", r, "an import names a module, not a file",
                      fmt::format("write `import {};` without quotes: module `a.b` is the file a/b.mdh on the "
                                  "search path (the importing file's directory, then `-I` directories)",
@@ -298,7 +300,7 @@ private:
 
   bool damagedWithin(const SourceRange &r) const {
     for (const auto &[b, e] : damaged_)
-      if (b >= r.begin && b <= r.end) return true;
+      if (b >= r.begin && b < r.end) return true;
     return false;
   }
 
