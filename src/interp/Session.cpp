@@ -189,8 +189,12 @@ RunOutcome Session::runChecked(const RunRequest &r) {
     std::vector<std::string> entries;
     for (const ast::Decl *d : comp_->sema().declarations())
       if (d->kind == ast::Decl::Kind::Mdh) entries.push_back(d->name.name);
-    error(fmt::format("`{}` is not an mdh declaration{}", r.entry,
-                      entries.empty() ? "" : fmt::format(" (entries: {})", fmt::join(entries, ", "))));
+    // Worded and coded as mdhc's E0601, with the entries as its help.
+    Diagnostic unknown;
+    unknown.code = "E0601";
+    unknown.message = decl ? fmt::format("`{}` is not an mdh declaration", r.entry) : fmt::format("no mdh named `{}`", r.entry);
+    unknown.hint = entries.empty() ? "" : fmt::format("available: {}", fmt::join(entries, ", "));
+    fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), unknown, opts_.color));
     return RunOutcome::Failed;
   }
   // ---- meta-parameters and run-time sizes: `:set` defaults first, then this run's --set ----

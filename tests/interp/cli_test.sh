@@ -43,7 +43,7 @@ expect "0-D result" 0 '^C = -?[0-9]+$' -- "$MDHI" run "$EX/dot.mdh" --entry dot 
 expect "two outputs" 0 'O2 = ' -- "$MDHI" run "$EX/reduce2.mdh" --entry reduce_add_mul --set T=f64,N=4
 expect "records as a table" 0 'a_id +b_id +w +link' -- "$MDHI" run "$EX/prl.mdh" --entry prl --set I=2,J=3
 expect "--entry is required" 2 'needs `--entry NAME`' -- "$MDHI" run "$EX/dot.mdh"
-expect "unknown entry" 1 '`dott` is not an mdh declaration' -- "$MDHI" run "$EX/dot.mdh" --entry dott --set T=f32,K=3
+expect "unknown entry" 1 'error\[E0601\]: no mdh named `dott`' -- "$MDHI" run "$EX/dot.mdh" --entry dott --set T=f32,K=3
 expect "missing meta-parameter" 1 'no value given for meta-parameter `K`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32
 expect "unknown input buffer" 2 '`X` is not an input buffer' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in X=x.npy
 expect "an output given as input" 2 'it is an output: use `--out`' -- "$MDHI" run "$EX/dot.mdh" --entry dot --set T=f32,K=3 --in C=x.npy
