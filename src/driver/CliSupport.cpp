@@ -11,9 +11,33 @@
 
 namespace mdh {
 
+namespace {
+/// CLI11's type name (INT, FLOAT, ...) of the option spelled `name` in app or a subcommand.
+std::string typeNameOf(CLI::App &app, const std::string &name) {
+  if (const CLI::Option *o = app.get_option_no_throw(name)) return o->get_type_name();
+  for (CLI::App *sub : app.get_subcommands({}))
+    if (std::string t = typeNameOf(*sub, name); !t.empty()) return t;
+  return {};
+}
+} // namespace
+
 int parseCommandLine(CLI::App &app, int argc, char **argv) {
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ConversionError &e) {
+    // CLI11 says `Could not convert: --threads = 4611686018427387904`; say what is wrong.
+    const std::string what = e.what(), prefix = "Could not convert: ";
+    const size_t eq = what.find(" = ");
+    if (what.rfind(prefix, 0) == 0 && eq != std::string::npos) {
+      const std::string option = what.substr(prefix.size(), eq - prefix.size()), value = what.substr(eq + 3);
+      std::string kind = typeNameOf(app, option);
+      kind = kind == "INT" || kind == "INT:INT" ? "a whole number" : kind == "UINT" ? "a whole number from 0"
+           : kind == "FLOAT" ? "a number" : kind.empty() ? "another value" : "a " + kind;
+      fmt::print(stderr, "error: `{}` is not a valid value for {}: it takes {} that fits the option's range (see --help)\n",
+                 value, option, kind);
+      return 2;
+    }
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const CLI::ParseError &e) {
     return app.exit(e) == 0 ? 0 : 2;
   }

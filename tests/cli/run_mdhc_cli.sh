@@ -201,6 +201,12 @@ for bad in 3abc 3.9 3e0 abc 0x3 99999999999999999999; do
 done
 $difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3x --configs 1 > "$tmp/out" 2>&1 && fail "mdh-difftest took N=3x"
 grep -qF "invalid value \`3x\` for run-time size \`N\`" "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest: no E0603 for N=3x"; }
+# A number option given a value that does not convert: the value, the option and what it takes; exit status 2.
+for bad in 4611686018427387904 abc; do
+  $mdhc tune "$dir/gaps.mdh" --entry gaps --set N=5 --threads $bad -o "$tmp/t.json" > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc -eq 2 ] || { cat "$tmp/err"; fail "--threads $bad: exit status $rc, want 2"; }
+  grep -qF "error: \`$bad\` is not a valid value for --threads: it takes a whole number" "$tmp/err" || { cat "$tmp/err"; fail "--threads $bad: message"; }
+done
 # --config is read strictly: numbers are integers that fit, fields are known at every depth; messages name the field.
 check_config() { # JSON MESSAGE
   $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=code --config "$1" > /dev/null 2> "$tmp/err" && fail "--config '$1' was accepted"
