@@ -160,6 +160,11 @@ int main(int argc, char **argv) {
       if (verbose) fmt::print("--- generated #{} (seed {}): {}\n{}", i, s, g.summary, g.source);
       std::fflush(stdout);
       runOne("generated.mdh", g.source, g.entry, {}, s, fmt::format("generated #{} (seed {}): {}", i, s, g.summary));
+      // A run stopped by a timeout keeps every report printed so far, and a long one says how far it got.
+      std::fflush(stdout);
+      if ((i + 1) % 25 == 0 && i + 1 < generate)
+        fmt::print(stderr, "difftest: {} of {} programs, {} failing, {:.0f} s\n", i + 1, generate, failed,
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
   } else {
     if (file.empty() || entry.empty()) {
