@@ -383,12 +383,26 @@ static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
   return std::min(llc, uint64_t(std::max(cores, 1)) * kPerCoreShare);
 }
 
+/// Below this many applications of f an instance runs on one thread by default: the
+/// fork and join cost more than the work, and on a busy machine a descheduled worker
+/// made a 37x53 scan take 0.01 to 43 ms from call to call.
+constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
+
 static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
-  c.threads = threads;
   const size_t D = p.dims();
   std::vector<int64_t> N = concreteSizes(p);
+  if (threads == 0) {
+    int64_t applications = 1;
+    bool known = true;
+    for (int64_t n : N) {
+      known = known && n > 0;
+      applications = n > 0 && applications < kMinParallelApplications ? applications * n : applications;
+    }
+    if (known && applications < kMinParallelApplications) threads = 1;
+  }
+  c.threads = threads;
   for (auto &n : N)
     if (n <= 0) n = 1024; // dynamic: plan for a large size
   int simd = contiguousDim(p, N);
