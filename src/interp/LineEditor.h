@@ -10,10 +10,12 @@
  * entered line, so a crash loses nothing.
  *
  * Why a character reader of our own (EL_GETCFN): libedit's built-in one
- * retries a read that a signal interrupted once per character, so a Ctrl-C
- * that lands while it waits was swallowed and the typed text stayed on the
- * line.  Ours waits with ppoll under the interrupt flag
- * (tune/Interrupt.h), so a Ctrl-C at any moment of the wait ends the line.
+ * notices a Ctrl-C only when the signal interrupts its read.  One that lands
+ * while it is busy with earlier keys (the terminal then flushes the keys not
+ * yet read) left the typed text on the line and the next read waiting for a
+ * key.  Ours keeps SIGINT blocked outside its wait (ppoll) and tests the
+ * interrupt flag (tune/Interrupt.h) before each wait, so a Ctrl-C at any
+ * moment ends the line.
  */
 #pragma once
 

@@ -460,10 +460,13 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
   std::vector<std::string> unknown;
   for (const auto &[k, v] : settings)
     if (!used.count(k)) unknown.push_back(k);
-  if (I.diags.errorCount() != errorsAtStart) return nullptr;
-  env.context.push_back(fmt::format("instantiating `{}`", entry));
+  const bool settingsBad = I.diags.errorCount() != errorsAtStart;
+  std::unique_ptr<hl::Program> prog;
   size_t before = I.diags.errorCount();
-  auto prog = I.instantiateMdh(md, env, md.name.range);
+  if (!settingsBad) {
+    env.context.push_back(fmt::format("instantiating `{}`", entry));
+    prog = I.instantiateMdh(md, env, md.name.range);
+  }
   // A name that is no meta-parameter may still be a size the entry leaves to run time
   // (`mdh dot_dyn = dot<*>;`): the code generated for it takes that size as an argument.
   for (const auto &k : unknown) {
@@ -478,7 +481,7 @@ std::unique_ptr<hl::Program> Sema::instantiate(const std::string &entry, const M
               md.metaParams.empty() ? fmt::format("`{}` takes no meta-parameters", entry)
                                     : fmt::format("its meta-parameters are {}", metaParamNames(md)));
   }
-  if (!prog || I.diags.errorCount() != before) return nullptr;
+  if (settingsBad || !prog || I.diags.errorCount() != before) return nullptr;
   for (const auto &[k, v] : settings) prog->metaArgs.push_back({k, v});
   return prog;
 }
