@@ -149,7 +149,8 @@ int showTuning(const hl::Program &prog, const DriverOptions &o) {
     TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
     const auto &k = db.key();
     fmt::print("database: {}\nentry: {}  instantiation: {}  backend: {}\nmachine: {}\nprogram hash: {}\n", db.path(), k.entry,
-               k.instantiation, k.backend, k.machine, k.programHash);
+               k.instantiation.empty() ? "(none: the entry takes no meta-arguments)" : k.instantiation, k.backend, k.machine,
+               k.programHash);
     size_t ok = 0;
     for (const auto &r : db.records()) ok += r.ok;
     fmt::print("measurements: {} ({} failed), {:.0f} s of tuning, {} session(s)\n", db.records().size(), db.records().size() - ok,
