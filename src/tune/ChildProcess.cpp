@@ -101,12 +101,19 @@ ChildOutcome runInChild(double timeoutSeconds, const std::function<void(int fd)>
 
 std::vector<int> runCommands(const std::vector<std::string> &commands) {
   std::vector<pid_t> pids;
+  // Each command in a process group of its own, so that an interrupt kills the
+  // compiler under the shell too (killing only `sh` left it running for seconds).
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   for (const auto &cmd : commands) {
     pid_t pid = -1;
     const char *argv[] = {"sh", "-c", cmd.c_str(), nullptr};
-    if (posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char **>(argv), environ) != 0) pid = -1;
+    if (posix_spawn(&pid, "/bin/sh", nullptr, &attr, const_cast<char **>(argv), environ) != 0) pid = -1;
     pids.push_back(pid);
   }
+  posix_spawnattr_destroy(&attr);
   std::vector<int> rcs(commands.size(), -1);
   for (size_t i = 0; i < pids.size(); ++i) {
     if (pids[i] < 0) continue;
@@ -117,7 +124,7 @@ std::vector<int> runCommands(const std::vector<std::string> &commands) {
       if (errno != EINTR) break;
       if (interruptRequested())
         for (size_t k = i; k < pids.size(); ++k)
-          if (pids[k] > 0) kill(pids[k], SIGKILL);
+          if (pids[k] > 0) kill(-pids[k], SIGKILL);
     }
     rcs[i] = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
