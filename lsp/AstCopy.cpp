@@ -92,6 +92,8 @@ StmtPtr copy(const StmtPtr &p, const RangeShift &s) {
   o->body = copy(p->body, s);
   o->elseBody = copy(p->elseBody, s);
   o->hasElse = p->hasElse;
+  // An offset, not a range: shifted like one (0 stays "unknown").
+  o->thenEnd = p->thenEnd > 0 ? uint32_t(int64_t(p->thenEnd) + s.delta) : 0;
   return o;
 }
 
