@@ -138,12 +138,8 @@ private:
     out += fmt::format("\nMDH_KERNEL MDH_WG({}) void {}_{}({}) {{\n", groupSize, name, k, params());
     indent = 1;
     line("MDH_SMEM_DECL");
-    std::string sizes; // kernels such as the scatter of combined cells use only some sizes
-    for (size_t d = 0; d < D; ++d) {
-      line(fmt::format("const int64_t {} = {};", N(d), polyC(P.sizes[d])));
-      sizes += fmt::format("(void){}; ", N(d));
-    }
-    if (!sizes.empty()) line(sizes.substr(0, sizes.size() - 1));
+    // (void): kernels such as the scatter of combined cells use only some sizes.
+    for (size_t d = 0; d < D; ++d) line(fmt::format("const int64_t {0} = {1}; (void){0};", N(d), polyC(P.sizes[d])));
     std::string cells = "INT64_C(1)";
     for (size_t d = 0; d < D; ++d)
       if (!isRed(d)) cells += "*" + N(d);

@@ -95,7 +95,6 @@ public:
     const char *text = nullptr;
     {
       tune::InterruptGuard guard(tune::InterruptGuard::Signals::CtrlC);
-      errno = 0;
       text = el_gets(el_, &count);
       interrupted = !text && tune::interruptRequested();
     }

@@ -87,8 +87,9 @@ public:
     if (tokenStream && (tok->getText() == "\"" || tok->getText() == "'")) {
       antlr4::Token *prev = previousToken(tokenStream, tok);
       if (prev && prev->getText() == "import" && prev->getType() != P::ID) {
-        quietUntil_ = endOfImport(tokenStream, tok);
-        damaged_.push_back({tok->getStartIndex(), quietUntil_});
+        quietUntil_ = endOfImport(tokenStream, tok); // the quoted name may hold `mdh`, where endOfStatement stopped
+        if (!damaged_.empty() && damaged_.back().first == tok->getStartIndex()) damaged_.back().second = quietUntil_;
+        else damaged_.push_back({tok->getStartIndex(), quietUntil_});
         diags_.error("E0001", r, "an import names a module, not a file",
                      fmt::format("write `import {};` without quotes: module `a.b` is the file a/b.mdh on the "
                                  "search path (the importing file's directory, then `-I` directories)",
