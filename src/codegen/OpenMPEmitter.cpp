@@ -308,6 +308,39 @@ template <class T> static inline void mdh_stream_row(T *__restrict dst, const T 
   }
   for (; i < n; ++i) dst[i] = src[i];
 }
+// Lanes [lo, hi) of a vector read from p[lo, hi) (0 <= lo < hi <= its lanes); the other
+// lanes repeat p[lo], so that f sees values of the buffer only. Nothing outside p[lo, hi)
+// is read (AVX-512 masked loads do not fault on masked-off lanes).
+template <class V, class S> static inline V mdh_vload_lanes(const S *p, int64_t lo, int64_t hi) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
+    int32_t fill; std::memcpy(&fill, p + lo, 4);
+    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16(((1u << (hi - lo)) - 1u) << lo), p);
+    V v; std::memcpy(&v, &x, 64); return v;
+  }
+  if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
+    long long fill; std::memcpy(&fill, p + lo, 8);
+    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8(((1u << (hi - lo)) - 1u) << lo), p);
+    V v; std::memcpy(&v, &x, 64); return v;
+  }
+#endif
+  V v;
+  for (int64_t l = 0; l < int64_t(sizeof(V) / sizeof(S)); ++l) v[l] = p[l < lo || l >= hi ? lo : l];
+  return v;
+}
+// Lanes [lo, hi) of v to p[lo, hi), p MDH_VBYTES-aligned: the other cells of p's vector
+// (a neighbouring row's) are not written.
+template <class T, class V> static inline void mdh_vstore_lanes(T *p, const V &v, int64_t lo, int64_t hi) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi32(p, __mmask16(((1u << (hi - lo)) - 1u) << lo), x); return;
+  }
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi64(p, __mmask8(((1u << (hi - lo)) - 1u) << lo), x); return;
+  }
+#endif
+  for (int64_t l = lo; l < hi; ++l) std::memcpy(p + l, reinterpret_cast<const char *>(&v) + l * int64_t(sizeof(T)), sizeof(T));
+}
 // A read hint for the line 2 KiB past p (integer arithmetic: the address
 // may lie past the buffer, and a prefetch never faults).
 static inline void mdh_prefetch_ahead(const void *p) {
@@ -1594,9 +1627,17 @@ static inline void mdh_stream_fence() {
   }
 
   /// A read hint 2 KiB ahead of each input's leading access along s, at cell x.
-  void prefetchLeading(size_t s, const std::vector<std::string> &x) {
-    for (const auto &b : P.inputs)
-      if (const hl::Access *a = leadingAccess(b, s)) line(fmt::format("mdh_prefetch_ahead(&{});", inputLoad(b, *a, x)));
+  /// With `rows` (rowPointers()), through the leading access's row pointer.
+  void prefetchLeading(size_t s, const std::vector<std::string> &x, const std::vector<std::string> &rows = {}) {
+    size_t first = 0;
+    for (const auto &b : P.inputs) {
+      if (const hl::Access *a = leadingAccess(b, s)) {
+        const size_t idx = first + size_t(a - b.accesses.data());
+        if (idx < rows.size() && !rows[idx].empty()) line(fmt::format("mdh_prefetch_ahead({} + mdh_j);", rows[idx]));
+        else line(fmt::format("mdh_prefetch_ahead(&{});", inputLoad(b, *a, x)));
+      }
+      first += b.accesses.size();
+    }
   }
 
   /// elementLoops() where streamsRowsDirectly(): per row, cells one by one up
@@ -1625,14 +1666,49 @@ static inline void mdh_stream_fence() {
     line(fmt::format("{} *__restrict mdh_o = &{};", E, singleOutputCell(rowStart)));
     line("int64_t mdh_j = 0;");
     open("if (mdh_stream_ok)");
+    const std::vector<std::string> rows = scanLanesF(s, cell).empty() ? std::vector<std::string>{} : rowPointers(s, rowStart);
+    const std::string vectorF = rowLanesF(s, cell, rows, false), edgeF = rowLanesF(s, cell, rows, true);
+    // With AVX-512 masks, a short row's partial first and last vectors are
+    // f on the row's lanes, stored with a mask into their aligned vectors:
+    // the lines a row shares with its neighbours get one store each, and
+    // never one that straddles a streamed line (an unaligned store, even
+    // masked, made Jacobi3D 254^3 4x slower).  Alone in the driver:
+    // Jacobi3D 254^3 (rows of 16 vectors), warm 41.0 -> 43.7 GB/s, cold
+    // 24.6 -> 26.1, one cell at a time before.  Long rows keep the cells one
+    // by one: Jacobi2D 4094^2 (256 vectors) ran 4-5% slower cold with the
+    // masked edges (34.6-35.0 -> 32.3-33.3 GB/s, three runs), for an
+    // unexplained memory effect of the masked loads, and has no compute to
+    // save at its edges.  Then the scalar loop below does nothing: mdh_j is
+    // on a vector boundary or at the row's end.
+    const bool edges = !edgeF.empty();
+    if (edges) {
+      line("#if MDH_VBYTES == 64");
+      line(fmt::format("const bool mdh_edges = {} < 64 * mdh_lanes;", n));
+      line(fmt::format("const int64_t mdh_k = int64_t(reinterpret_cast<uintptr_t>(mdh_o) % MDH_VBYTES) / int64_t(sizeof({}));", E));
+      open("if (mdh_edges && mdh_k != 0)");
+      line(fmt::format("const int64_t mdh_lo = mdh_k, mdh_hi = std::min<int64_t>(mdh_lanes, mdh_k + {});", n));
+      line("mdh_j = -mdh_k;");
+      line(fmt::format("mdh_vstore_lanes(mdh_o + mdh_j, {}, mdh_lo, mdh_hi);", edgeF));
+      line("mdh_j = mdh_hi - mdh_k;");
+      close();
+      line("#endif");
+    }
     line(fmt::format("for (; mdh_j < {} && reinterpret_cast<uintptr_t>(mdh_o + mdh_j) % MDH_VBYTES != 0; ++mdh_j) mdh_o[mdh_j] = {};", n,
                      applyF(cell)));
-    const std::string lanesF = scanLanesF(s, cell);
-    if (!lanesF.empty()) {
+    if (!vectorF.empty()) {
       open(fmt::format("for (; mdh_j + mdh_lanes <= {}; mdh_j += mdh_lanes)", n));
-      prefetchLeading(s, cell);
-      line(fmt::format("mdh_vstream(mdh_o + mdh_j, {});", lanesF));
+      prefetchLeading(s, cell, rows);
+      line(fmt::format("mdh_vstream(mdh_o + mdh_j, {});", vectorF));
       close();
+      if (edges) {
+        line("#if MDH_VBYTES == 64");
+        open(fmt::format("if (mdh_edges && mdh_j < {})", n));
+        line(fmt::format("const int64_t mdh_lo = 0, mdh_hi = {} - mdh_j;", n));
+        line(fmt::format("mdh_vstore_lanes(mdh_o + mdh_j, {}, mdh_lo, mdh_hi);", edgeF));
+        line(fmt::format("mdh_j = {};", n));
+        close();
+        line("#endif");
+      }
     } else {
       open(fmt::format("for (; mdh_j + mdh_lanes <= {}; mdh_j += mdh_lanes)", n));
       line(fmt::format("alignas(MDH_VBYTES) {} mdh_line[mdh_lanes];", E));
@@ -1756,16 +1832,61 @@ static inline void mdh_stream_fence() {
 
   /// f on the mdh_lanes cells from x along dimension p (x[p] is the first)
   /// through f's vector version; "" when f has none or takes indices.
-  std::string scanLanesF(size_t p, const std::vector<std::string> &x) const {
+  std::string scanLanesF(size_t p, const std::vector<std::string> &x) const { return rowLanesF(p, x, {}, false); }
+
+  /// scanLanesF() with `rows` (rowPointers()): the accesses that have one
+  /// read at rows[i] + mdh_j.  With `edge`, only lanes [mdh_lo, mdh_hi) are
+  /// cells (a row's partial first or last vector): the inputs are read at
+  /// those lanes only, and the other lanes repeat lane mdh_lo's values, so
+  /// that f never sees a value from outside the inputs' cells.
+  std::string rowLanesF(size_t p, const std::vector<std::string> &x, const std::vector<std::string> &rows, bool edge) const {
     if (P.usesIndices || !isVectorizable(*P.f)) return "";
     std::vector<std::string> args;
+    size_t ai = 0;
     for (const auto &b : P.inputs)
-      for (const auto &a : b.accesses) switch (laneStride(b, a, p)) {
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        const std::string at = idx < rows.size() && !rows[idx].empty() ? rows[idx] + " + mdh_j" : "&" + inputLoad(b, a, x);
+        switch (laneStride(b, a, p)) {
         case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
-        case 1: args.push_back(fmt::format("mdh_vload<{}>(&{})", lanesOf(b), inputLoad(b, a, x))); break;
-        default: args.push_back(gather(b, a, x, p));
+        case 1:
+          args.push_back(edge ? fmt::format("mdh_vload_lanes<{}>({}, mdh_lo, mdh_hi)", lanesOf(b), at)
+                              : fmt::format("mdh_vload<{}>({})", lanesOf(b), at));
+          break;
+        default:
+          if (!edge) {
+            args.push_back(gather(b, a, x, p));
+          } else {
+            std::vector<std::string> xl = x;
+            xl[p] = fmt::format("({} + (l < mdh_lo || l >= mdh_hi ? mdh_lo : l))", x[p]);
+            args.push_back(fmt::format("[&] {{ {} g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", lanesOf(b),
+                                       inputLoad(b, a, xl)));
+          }
         }
+      }
     return fmt::format("{}<mdh_lanes>({})", vectorFnName(*P.f), fmt::join(args, ", "));
+  }
+
+  /// For streamedRowLoops(): declares a pointer to the row's first cell for
+  /// each input access that reads consecutive elements along s, and returns
+  /// their names (in applyF()'s order; "" for the others).  Addressing the
+  /// row through them keeps the vector loop's addresses in registers: with
+  /// the full index expressions, GCC kept Jacobi3D's output pointer on the
+  /// stack and reloaded it every vector.
+  std::vector<std::string> rowPointers(size_t s, const std::vector<std::string> &rowStart) {
+    std::vector<std::string> rows;
+    size_t ai = 0;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        if (laneStride(b, a, s) != 1) {
+          rows.push_back("");
+          continue;
+        }
+        rows.push_back(fmt::format("mdh_r{}", idx));
+        line(fmt::format("const {} *const mdh_r{} = &{};", cType(b.elem), idx, inputLoad(b, a, rowStart)));
+      }
+    return rows;
   }
 
   /// Whether streamedScan() goes whole vectors at a time from the inputs to
