@@ -1640,11 +1640,12 @@ static inline void mdh_stream_fence() {
     }
   }
 
-  /// elementLoops() where streamsRowsDirectly(): per row, cells one by one up
-  /// to a vector boundary of the output, then whole vectors of f streamed
-  /// (f's vector version where it has one, else mdh_lanes cells through a
-  /// local line), then the rest one by one; rows go all plain when the
-  /// output buffer is not aligned (mdh_stream_ok).
+  /// elementLoops() where streamsRowsDirectly(): per row, cells one by one
+  /// (short rows with AVX-512: one masked vector) up to a vector boundary of
+  /// the output, then whole vectors of f streamed (f's vector version where
+  /// it has one, else mdh_lanes cells through a local line), then the rest
+  /// one by one (or as one masked vector); rows go all plain when the output
+  /// buffer is not aligned (mdh_stream_ok).
   void streamedRowLoops(bool constant) {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
@@ -1672,9 +1673,9 @@ static inline void mdh_stream_fence() {
     // f on the row's lanes, stored with a mask into their aligned vectors:
     // the lines a row shares with its neighbours get one store each, and
     // never one that straddles a streamed line (an unaligned store, even
-    // masked, made Jacobi3D 254^3 4x slower).  Alone in the driver:
-    // Jacobi3D 254^3 (rows of 16 vectors), warm 41.0 -> 43.7 GB/s, cold
-    // 24.6 -> 26.1, one cell at a time before.  Long rows keep the cells one
+    // masked, made Jacobi3D 254^3 4x slower).  Alone in the driver, with
+    // the row pointers: Jacobi3D 254^3 (rows of 16 vectors), warm 41.0 ->
+    // 43.6 GB/s, cold 24.6 -> 26.6, one cell at a time before.  Long rows keep the cells one
     // by one: Jacobi2D 4094^2 (256 vectors) ran 4-5% slower cold with the
     // masked edges (34.6-35.0 -> 32.3-33.3 GB/s, three runs), for an
     // unexplained memory effect of the masked loads, and has no compute to
