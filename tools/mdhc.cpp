@@ -240,20 +240,24 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
     auto prog = comp.sema().instantiate(entry, settings, emit == "hl");
     if (prog && !diagnosticsAllowGoingOn(comp, c)) prog.reset();
     if (prog) {
+      std::string text;
       if (emit == "hl") {
-        fmt::print("{}", hl::printProgram(*prog));
+        text = hl::printProgram(*prog);
       } else {
         auto cfg = configFor(*prog, configPath, threads);
         if (!cfg) return 2; // the --config argument: a usage error
         ll::Lowered lowered = ll::lower(*prog, *cfg);
-        if (emit == "ll") fmt::print("{}", ll::printLowered(lowered));
-        else fmt::print("{}", codegen::emitOpenMP(lowered).source);
+        text = emit == "ll" ? ll::printLowered(lowered) : codegen::emitOpenMP(lowered).source;
       }
+      // The diagnostics first, in the order they were found (on one pipe,
+      // `2>&1`, they used to land wherever stdout's buffer was flushed).
+      report(comp, c);
+      fmt::print("{}", text);
+      return 0;
     }
-    ok = prog != nullptr;
   }
   report(comp, c);
-  return ok ? 0 : 1;
+  return 1;
 }
 
 /// Parses `--set` items and checks the files; returns the exit status to

@@ -6,6 +6,8 @@
 #include "support/InputFile.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <iostream>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -155,6 +157,13 @@ std::vector<std::string> sourceFiles(Compilation &c) {
 }
 
 void printDiagnostics(Compilation &c, FILE *out, const DiagnosticStyle &style) {
+  // What the tool printed already comes first: with both streams on one pipe
+  // (`2>&1`), a warning otherwise landed inside the emitted code, wherever
+  // stdout's buffer had last been flushed.
+  if (out != stdout) {
+    std::cout.flush();
+    std::fflush(stdout);
+  }
   bool color = isTerminal(out) && !std::getenv("NO_COLOR");
   size_t errors = 0, warnings = 0;
   for (Diagnostic d : c.diags().all()) {
