@@ -181,6 +181,7 @@ double relativeSpread(const ConfirmationEntry &e) {
   std::nth_element(dev.begin(), dev.begin() + long(dev.size() / 2), dev.end());
   return dev[dev.size() / 2] / e.median;
 }
+
 /// Whether `cand` beats `deflt` pair by pair: the i-th re-timings of both come
 /// from the same round and the same place in their runs (a run's first calls
 /// are its slow ones), so a lead shows in nearly every pair however widely

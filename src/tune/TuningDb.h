@@ -12,7 +12,9 @@
  * one exists: a single measurement on a noisy machine can be lucky, a
  * ranking from interleaved rounds is much less so. The default configuration
  * stays unless that fastest one beats it by more than twice the larger
- * relative spread (median absolute deviation) of the two, and by at least 1%.
+ * relative spread (median absolute deviation) of the two, and by at least 1%,
+ * or beats it in every re-timing, or pair by pair (a sign test over re-timings
+ * taken at the same place of the same round).
  *
  * Invariants (crash safety): a record is appended with a single write()
  * and fsync()ed before append() returns, so a finished measurement is
