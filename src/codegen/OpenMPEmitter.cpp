@@ -308,6 +308,8 @@ template <class T> static inline void mdh_stream_row(T *__restrict dst, const T 
   }
   for (; i < n; ++i) dst[i] = src[i];
 }
+// The mask of lanes [lo, hi) (at most 16 lanes).
+static inline unsigned mdh_lane_mask(int64_t lo, int64_t hi) { return ((1u << (hi - lo)) - 1u) << lo; }
 // Lanes [lo, hi) of a vector read from p[lo, hi) (0 <= lo < hi <= its lanes); the other
 // lanes repeat p[lo], so that f sees values of the buffer only. Nothing outside p[lo, hi)
 // is read (AVX-512 masked loads do not fault on masked-off lanes).
@@ -315,12 +317,12 @@ template <class V, class S> static inline V mdh_vload_lanes(const S *p, int64_t 
 #if defined(__AVX512F__)
   if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
     int32_t fill; std::memcpy(&fill, p + lo, 4);
-    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16(((1u << (hi - lo)) - 1u) << lo), p);
+    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16(mdh_lane_mask(lo, hi)), p);
     V v; std::memcpy(&v, &x, 64); return v;
   }
   if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
     long long fill; std::memcpy(&fill, p + lo, 8);
-    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8(((1u << (hi - lo)) - 1u) << lo), p);
+    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8(mdh_lane_mask(lo, hi)), p);
     V v; std::memcpy(&v, &x, 64); return v;
   }
 #endif
@@ -333,10 +335,10 @@ template <class V, class S> static inline V mdh_vload_lanes(const S *p, int64_t 
 template <class T, class V> static inline void mdh_vstore_lanes(T *p, const V &v, int64_t lo, int64_t hi) {
 #if defined(__AVX512F__)
   if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi32(p, __mmask16(((1u << (hi - lo)) - 1u) << lo), x); return;
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi32(p, __mmask16(mdh_lane_mask(lo, hi)), x); return;
   }
   if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi64(p, __mmask8(((1u << (hi - lo)) - 1u) << lo), x); return;
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi64(p, __mmask8(mdh_lane_mask(lo, hi)), x); return;
   }
 #endif
   for (int64_t l = lo; l < hi; ++l) std::memcpy(p + l, reinterpret_cast<const char *>(&v) + l * int64_t(sizeof(T)), sizeof(T));
@@ -900,7 +902,7 @@ static inline void mdh_stream_fence() {
     const int s = C.simdDim;
     if (L.strategy != ll::Strategy::Tiled || !L.op || L.op->kind != hl::BinaryOperator::Kind::Builtin) return false;
     if (L.op->builtin != hl::BuiltinOp::Add && L.op->builtin != hl::BuiltinOp::Mul) return false;
-    if (P.usesIndices || !isVectorizable(*P.f)) return false;
+    if (!hasLanewiseF()) return false;
     return s >= 0 && L.kept[size_t(s)] && accSize <= 1024; // accDims() puts it innermost
   }
 
@@ -949,9 +951,12 @@ static inline void mdh_stream_fence() {
   std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
     return gather(b, a, x, size_t(C.simdDim));
   }
-  std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x, size_t s) const {
+  /// `lane`: the lane whose cell each lane l reads (a row's partial vectors
+  /// clamp it into their cells).
+  std::string gather(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x, size_t s,
+                     const std::string &lane = "l") const {
     std::vector<std::string> xl = x;
-    xl[s] = fmt::format("({} + l)", x[s]);
+    xl[s] = fmt::format("({} + {})", x[s], lane);
     return fmt::format("[&] {{ {} g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", lanesOf(b), inputLoad(b, a, xl));
   }
 
@@ -1667,7 +1672,7 @@ static inline void mdh_stream_fence() {
     line(fmt::format("{} *__restrict mdh_o = &{};", E, singleOutputCell(rowStart)));
     line("int64_t mdh_j = 0;");
     open("if (mdh_stream_ok)");
-    const std::vector<std::string> rows = scanLanesF(s, cell).empty() ? std::vector<std::string>{} : rowPointers(s, rowStart);
+    const std::vector<std::string> rows = hasLanewiseF() ? rowPointers(s, rowStart) : std::vector<std::string>{};
     const std::string vectorF = rowLanesF(s, cell, rows, false), edgeF = rowLanesF(s, cell, rows, true);
     // With AVX-512 masks, a short row's partial first and last vectors are
     // f on the row's lanes, stored with a mask into their aligned vectors:
@@ -1675,12 +1680,12 @@ static inline void mdh_stream_fence() {
     // never one that straddles a streamed line (an unaligned store, even
     // masked, made Jacobi3D 254^3 4x slower).  Alone in the driver, with
     // the row pointers: Jacobi3D 254^3 (rows of 16 vectors), warm 41.0 ->
-    // 43.6 GB/s, cold 24.6 -> 26.6, one cell at a time before.  Long rows keep the cells one
-    // by one: Jacobi2D 4094^2 (256 vectors) ran 4-5% slower cold with the
-    // masked edges (34.6-35.0 -> 32.3-33.3 GB/s, three runs), for an
-    // unexplained memory effect of the masked loads, and has no compute to
-    // save at its edges.  Then the scalar loop below does nothing: mdh_j is
-    // on a vector boundary or at the row's end.
+    // 43.6 GB/s, cold 24.6 -> 26.6, one cell at a time before.  Long rows
+    // keep the cells one by one: Jacobi2D 4094^2 (256 vectors) ran 4-5%
+    // slower cold with the masked edges (34.6-35.0 -> 32.3-33.3 GB/s, three
+    // runs), for an unexplained memory effect of the masked loads, and has
+    // no compute to save at its edges.  Then the scalar loop below does
+    // nothing: mdh_j is on a vector boundary or at the row's end.
     const bool edges = !edgeF.empty();
     if (edges) {
       line("#if MDH_VBYTES == 64");
@@ -1831,6 +1836,10 @@ static inline void mdh_stream_fence() {
     return vectorBinary(*L.op, "a", "b", "mdh_vec", "mdh_lanes");
   }
 
+  /// Whether f has a vector version that lanes of cells can go through (it
+  /// has one and takes no indices).
+  bool hasLanewiseF() const { return !P.usesIndices && isVectorizable(*P.f); }
+
   /// f on the mdh_lanes cells from x along dimension p (x[p] is the first)
   /// through f's vector version; "" when f has none or takes indices.
   std::string scanLanesF(size_t p, const std::vector<std::string> &x) const { return rowLanesF(p, x, {}, false); }
@@ -1841,7 +1850,7 @@ static inline void mdh_stream_fence() {
   /// those lanes only, and the other lanes repeat lane mdh_lo's values, so
   /// that f never sees a value from outside the inputs' cells.
   std::string rowLanesF(size_t p, const std::vector<std::string> &x, const std::vector<std::string> &rows, bool edge) const {
-    if (P.usesIndices || !isVectorizable(*P.f)) return "";
+    if (!hasLanewiseF()) return "";
     std::vector<std::string> args;
     size_t ai = 0;
     for (const auto &b : P.inputs)
@@ -1854,15 +1863,7 @@ static inline void mdh_stream_fence() {
           args.push_back(edge ? fmt::format("mdh_vload_lanes<{}>({}, mdh_lo, mdh_hi)", lanesOf(b), at)
                               : fmt::format("mdh_vload<{}>({})", lanesOf(b), at));
           break;
-        default:
-          if (!edge) {
-            args.push_back(gather(b, a, x, p));
-          } else {
-            std::vector<std::string> xl = x;
-            xl[p] = fmt::format("({} + (l < mdh_lo || l >= mdh_hi ? mdh_lo : l))", x[p]);
-            args.push_back(fmt::format("[&] {{ {} g; for (int64_t l = 0; l < mdh_lanes; ++l) g[l] = {}; return g; }}()", lanesOf(b),
-                                       inputLoad(b, a, xl)));
-          }
+        default: args.push_back(gather(b, a, x, p, edge ? "(l < mdh_lo || l >= mdh_hi ? mdh_lo : l)" : "l"));
         }
       }
     return fmt::format("{}<mdh_lanes>({})", vectorFnName(*P.f), fmt::join(args, ", "));
