@@ -5,6 +5,7 @@
 #include "support/CliChecks.h"
 #include "driver/Compilation.h"
 #include "ll/Config.h"
+#include "runtime/CudaDevice.h"
 #include "testing/DiffTest.h"
 #include "testing/ProgramGenerator.h"
 
@@ -71,9 +72,28 @@ int main(int argc, char **argv) {
   app.add_option("--keep", keep, "keep the generated source in this directory (made if missing)")
       ->check(nonEmpty("omit --keep to keep nothing"));
   app.add_flag("-v,--verbose", verbose, "print every configuration");
-  app.add_option("--backend", backend, "openmp | opencl (the GPU kernels on the default OpenCL device)")
-      ->check(CLI::IsMember({"openmp", "opencl"}));
+  app.add_option("--backend", backend,
+                 "openmp | opencl (the GPU kernels on the default OpenCL device) | cuda (the same kernels built by nvcc, on CUDA "
+                 "device 0)")
+      ->check(CLI::IsMember({"openmp", "opencl", "cuda"}));
   if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
+  if (backend == "cuda") {
+    // Said once, before any program is generated or run.
+    std::string why;
+    auto device = runtime::queryCudaDevice(why);
+    if (!device) {
+      fmt::print(stderr, "error: --backend cuda: {}; without an NVIDIA GPU, test the same kernels with --backend opencl\n", why);
+      return 2;
+    }
+    const std::string nvcc = runtime::cudaCompiler();
+    if (nvcc.empty()) {
+      fmt::print(stderr, "error: --backend cuda: nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): "
+                         "install the CUDA toolkit or set NVCC\n");
+      return 2;
+    }
+    fmt::print("difftest: CUDA device 0: {} (compute capability {}.{}), built by {}\n", device->name, device->major, device->minor,
+               nvcc);
+  }
 
   testing::DiffTestOptions o;
   o.randomConfigs = configs;

@@ -15,6 +15,7 @@
 #include "interp/ProgramShapes.h"
 #include "interp/RuntimeError.h"
 #include "interp/ResultPrinter.h"
+#include "runtime/CudaDevice.h"
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
 #include "codegen/GpuEmitters.h"
@@ -163,7 +164,12 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
 std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false,
                                      const std::string &backend = "openmp") {
   ll::AsmModel model = ll::openmpModel();
-  if (backend == "cuda") model = ll::cudaModel(80);
+  if (backend == "cuda") {
+    // The GPU here when there is one (its shared memory and block size), else sm_80's tables.
+    std::string why;
+    auto device = runtime::queryCudaDevice(why);
+    model = device ? runtime::cudaModelForDevice(*device) : ll::cudaModel(80);
+  }
   if (backend == "opencl") {
     std::string note;
     model = runtime::openclModelForDevice(note);
@@ -463,7 +469,7 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
 int tuneForCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                    int threads, const std::string &backend, const std::string &outDir, const TuneCli &cliIn, std::string &tunedPath) {
   if (backend != "openmp" && backend != "opencl") {
-    fmt::print(stderr, "error: --tune measures the openmp and opencl backends (CUDA kernels cannot run here); drop --tune or "
+    fmt::print(stderr, "error: --tune measures the openmp and opencl backends (the tuner does not time CUDA kernels yet); drop --tune or "
                        "use --backend openmp|opencl\n");
     return 2;
   }
@@ -534,6 +540,11 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
   MetaSettings settings;
   if (int rc = prepare(comp, c, sets, settings)) return rc;
   std::string err;
+  std::optional<runtime::CudaDeviceInfo> cudaDevice;
+  if (backend == "cuda" && !(cudaDevice = runtime::queryCudaDevice(err))) {
+    fmt::print(stderr, "error: --backend cuda: {}; without an NVIDIA GPU, run the same kernels with --backend opencl\n", err);
+    return 1;
+  }
   // Run-time sizes may be given with --set like meta-parameters.
   MetaSettings meta;
   std::map<std::string, std::string> sizes;
@@ -588,8 +599,13 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
     if (!cfg) return 2; // the --config argument: a usage error
     ll::Lowered lowered = ll::lower(*prog, *cfg);
-    auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered) : codegen::emitOpenMP(lowered);
-    auto lib = runtime::NativeLibrary::build(kernel.source, kernel.flags, err);
+    auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered)
+                  : backend == "cuda"   ? codegen::emitCuda(lowered)
+                                        : codegen::emitOpenMP(lowered);
+    std::string flags = kernel.flags;
+    if (backend == "cuda") flags += " " + runtime::cudaArchFlag(*cudaDevice);
+    auto lib = runtime::NativeLibrary::build(kernel.source, flags, err, "",
+                                             backend == "cuda" ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
     if (!lib) {
       fmt::print(stderr, "error: {}\n", err);
       return 1;
@@ -694,8 +710,8 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--allow-undefined", allowUndefined,
                    "output cells no index function writes (⊥) are not an error; they hold zeros");
   std::string runBackend = "openmp";
-  runCmd->add_option("--backend", runBackend, "openmp | opencl (CUDA kernels are compiled, not run here)")
-      ->check(CLI::IsMember({"openmp", "opencl"}));
+  runCmd->add_option("--backend", runBackend, "openmp | opencl (the default OpenCL device) | cuda (CUDA device 0, built by nvcc)")
+      ->check(CLI::IsMember({"openmp", "opencl", "cuda"}));
 
   Common tuneOpts;
   auto *tuneCmd = app.add_subcommand("tune", "search configurations by measured run time; writes the fastest as JSON");

@@ -3,9 +3,9 @@
 // mdh's results agree with the vendor libraries' (relative tolerance), and
 // prints one markdown row per workload.
 //
-// The mdh kernels come from `mdhc compile --backend cuda --name mdh_<kind>`
+// The mdh kernels come from `mdhc compile --backend cuda --name bench_<kind>`
 // (see run.sh) and are called through their device entries
-// `mdh_<kind>_cuda(stream, inputs..., outputs...)`.  Invariants: every timing
+// `bench_<kind>_cuda(stream, inputs..., outputs...)`.  Invariants: every timing
 // is the median of repeated runs after a warm-up, with events on one stream;
 // inputs are deterministic pseudo-random values in [-1, 1].
 #include <cublas_v2.h>
@@ -21,9 +21,9 @@
 #include <string>
 #include <vector>
 
-extern "C" int mdh_matmul_cuda(cudaStream_t, const float *A, const float *B, float *C);
-extern "C" int mdh_matvec_cuda(cudaStream_t, const float *M, const float *v, float *w);
-extern "C" int mdh_mcc_cuda(cudaStream_t, const float *I, const float *F, float *O);
+extern "C" int bench_matmul_cuda(cudaStream_t, const float *A, const float *B, float *C);
+extern "C" int bench_matvec_cuda(cudaStream_t, const float *M, const float *v, float *w);
+extern "C" int bench_mcc_cuda(cudaStream_t, const float *I, const float *F, float *O);
 
 #define CHECK(x)                                                                                   \
   do {                                                                                             \
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
     const float one = 1, zero = 0;
     // Row-major C = A B is column-major C^T = B^T A^T.
     auto ref = [&] { CHECK(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(J), int(I), int(K), &one, B, int(J), A, int(K), &zero, R, int(J))); };
-    auto mdh = [&] { CHECK(mdh_matmul_cuda(s, A, B, C)); };
+    auto mdh = [&] { CHECK(bench_matmul_cuda(s, A, B, C)); };
     double tm = medianMs(s, mdh), tr = medianMs(s, ref);
     ok = agree(C, R, size_t(I * J), 1e-3, rel);
     char name[96];
@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
     float *M = deviceRandom(I * K, 1), *v = deviceRandom(K, 2), *w = deviceRandom(I, 3), *R = deviceRandom(I, 4);
     const float one = 1, zero = 0;
     auto ref = [&] { CHECK(cublasSgemv(blas, CUBLAS_OP_T, int(K), int(I), &one, M, int(K), v, 1, &zero, R, 1)); };
-    auto mdh = [&] { CHECK(mdh_matvec_cuda(s, M, v, w)); };
+    auto mdh = [&] { CHECK(bench_matvec_cuda(s, M, v, w)); };
     double tm = medianMs(s, mdh), tr = medianMs(s, ref);
     ok = agree(w, R, size_t(I), 1e-3, rel);
     char name[96];
@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
     CHECK(cudnnSetTensor4dDescriptor(yd, CUDNN_TENSOR_NHWC, CUDNN_DATA_FLOAT, int(N), int(K), int(P), int(Q)));
     CHECK(cudnnSetFilter4dDescriptor(fd, CUDNN_DATA_FLOAT, CUDNN_TENSOR_NHWC, int(K), int(C), int(R), int(S)));
     CHECK(cudnnSetConvolution2dDescriptor(cd, 0, 0, 2, 2, 1, 1, CUDNN_CROSS_CORRELATION, CUDNN_DATA_FLOAT));
+    // Plain FP32 like mdh's kernel: cuDNN's default math may round inputs to TF32 on tensor cores.
+    CHECK(cudnnSetConvolutionMathType(cd, CUDNN_FMA_MATH));
     cudnnConvolutionFwdAlgoPerf_t perf[8];
     int got = 0;
     CHECK(cudnnFindConvolutionForwardAlgorithm(dnn, xd, fd, cd, yd, 8, &got, perf));
@@ -146,12 +148,12 @@ int main(int argc, char **argv) {
     if (wsBytes) CHECK(cudaMalloc(&ws, wsBytes));
     const float one = 1, zero = 0;
     auto ref = [&] { CHECK(cudnnConvolutionForward(dnn, &one, xd, In, fd, F, cd, perf[0].algo, ws, wsBytes, &zero, yd, Ref)); };
-    auto mdh = [&] { CHECK(mdh_mcc_cuda(s, In, F, O)); };
+    auto mdh = [&] { CHECK(bench_mcc_cuda(s, In, F, O)); };
     double tm = medianMs(s, mdh), tr = medianMs(s, ref);
     ok = agree(O, Ref, size_t(N * P * Q * K), 1e-3, rel);
     char name[128];
     std::snprintf(name, sizeof name, "MCC NHWC %ldx%ldx%ldx%ld, %ldx%ld, C=%ld, stride 2", N, P, Q, K, R, S, C);
-    row(name, 2.0 * N * P * Q * K * R * S * C, tm, tr, "cuDNN (fastest algo)", ok, rel);
+    row(name, 2.0 * N * P * Q * K * R * S * C, tm, tr, "cuDNN (fastest FP32 algo)", ok, rel);
   } else {
     std::fprintf(stderr, "unknown workload `%s` or wrong number of sizes\n", kind.c_str());
     return 2;

@@ -25,7 +25,23 @@ if [ ! -x "$nvcc" ]; then echo "SKIP: nvcc not found (PATH, \$NVCC, $cuda/bin)";
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O3 -arch="$arch" -I"$cuda/include")
+# cuBLAS and cuDNN: the toolkit's, the system's, or NVIDIA's Python wheels
+# (whose libraries have only versioned names, so they are linked by path).
+searchRoots=("${CUDNN_HOME:-}" "$cuda" /usr/include /usr/lib/x86_64-linux-gnu /opt)
+if command -v python3 >/dev/null; then
+  read -r -a sitePackages <<< "$(python3 -c 'import site; print(" ".join(site.getsitepackages()))' 2>/dev/null || true)"
+  for d in "${sitePackages[@]}"; do searchRoots+=("$d/nvidia"); done
+fi
+findFirst() { # NAME-PATTERN: the first such file under the search roots
+  for d in "${searchRoots[@]}"; do
+    [ -n "$d" ] && [ -d "$d" ] || continue
+    f=$(find -L "$d" -name "$1" \( -type f -o -type l \) 2>/dev/null | sort | head -1)
+    [ -n "$f" ] && { echo "$f"; return 0; }
+  done
+  return 1
+}
 if [ "$compileOnly" = 1 ]; then
+  if header=$(findFirst cudnn.h); then flags+=(-I"$(dirname "$header")"); fi
   "$nvcc" "${flags[@]}" -c "$root/benchmarks/gpu/driver.cu" -o "$work/driver.o"
   echo "benchmarks/gpu/driver.cu compiles with $nvcc ($arch)"
   exit 0
@@ -41,10 +57,21 @@ if [ -z "$mdhc" ]; then
        --configs 4 --backend opencl >/dev/null 2>&1; then echo "difftest (OpenCL, same GPU plan): ok"; fi
 fi
 gen() { "$mdhc" compile "$root/examples/$1" --entry "$2" --set "$3" --backend cuda --name "$4" -o "$work" >/dev/null; }
-gen matmul.mdh matmul T=f32,I=4096,J=4096,K=4096 mdh_matmul
-gen matvec.mdh matvec T=f32,I=8192,K=8192 mdh_matvec
-gen mcc.mdh mcc T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3 mdh_mcc
-"$nvcc" "${flags[@]}" "$root/benchmarks/gpu/driver.cu" "$work"/mdh_*.cu -o "$work/driver" -L"$cuda/lib64" -lcublas -lcudnn
+gen matmul.mdh matmul T=f32,I=4096,J=4096,K=4096 bench_matmul
+gen matvec.mdh matvec T=f32,I=8192,K=8192 bench_matvec
+gen mcc.mdh mcc T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3 bench_mcc
+libs=() found=()
+for lib in cublas cublasLt cudnn; do
+  if f=$(findFirst "lib$lib.so") || f=$(findFirst "lib$lib.so.*[0-9]"); then
+    libs+=("$f" -Xlinker -rpath -Xlinker "$(dirname "$f")") found+=("$f")
+  else
+    echo "error: lib$lib.so not found (looked under ${searchRoots[*]}; set CUDNN_HOME)"; exit 1
+  fi
+done
+header=$(findFirst cudnn.h) || { echo "error: cudnn.h not found (looked under ${searchRoots[*]}; set CUDNN_HOME)"; exit 1; }
+flags+=(-I"$(dirname "$header")")
+echo "cuBLAS/cuDNN: ${found[*]} $header"
+"$nvcc" "${flags[@]}" "$root/benchmarks/gpu/driver.cu" "$work"/bench_*.cu -o "$work/driver" "${libs[@]}"
 echo "| workload | mdh ms | mdh GFLOP/s | vendor ms | vendor GFLOP/s | vendor | vendor/mdh time | results |"
 echo "|---|---|---|---|---|---|---|---|"
 status=0

@@ -77,6 +77,23 @@ std::string emitGpuHelpers(const hl::Program &p) {
     o += fmt::format("#define MDH_LOWEST_{} {}\n#define MDH_HIGHEST_{} {}\n", t.name, t.lowest, t.name, t.highest);
   }
   o += "#define MDH_LOWEST_bool false\n#define MDH_HIGHEST_bool true\n";
+  // CUDA: integer min/max of the combine operators as a compare and select in inline PTX,
+  // not min/max instructions. ptxas (CUDA 12.8 and 13.0, -O1 and up, sm_90) builds
+  // three-input VIMNMX3 from chains of `min.s32` of negated values and drops some of the
+  // negations: an H200 computed wrong prefix minima (tests/gpu/regressions/
+  // fold_first_element.mdh, negated_min_max.mdh). From these selects it still forms VIMNMX3
+  // later, with every negation kept. OpenCL C is compiled by the device's own compiler.
+  o += "#ifdef __CUDACC__\n";
+  for (const char *t : {"s32", "u32", "s64", "u64"}) {
+    const bool wide = t[1] == '6';
+    const std::string C = t[0] == 's' ? (wide ? "long long" : "int") : (wide ? "unsigned long long" : "unsigned");
+    const char *reg = wide ? "l" : "r", *bits = wide ? "b64" : "b32";
+    for (bool isMin : {true, false})
+      o += fmt::format("MDH_FN {0} mdh_ptx_{1}_{2}({0} a, {0} b) {{ {0} r; asm(\"{{ .reg .pred p; setp.lt.{2} p, {3}; "
+                       "selp.{4} %0, %2, %1, p; }}\" : \"={5}\"(r) : \"{5}\"(a), \"{5}\"(b)); return r; }}\n",
+                       C, isMin ? "min" : "max", t, isMin ? "%2, %1" : "%1, %2", bits, reg);
+  }
+  o += "#endif\n";
   o += "MDH_FN int64_t mdh_imin(int64_t a, int64_t b) { return a < b ? a : b; }\n";
   o += "MDH_FN int64_t mdh_imax(int64_t a, int64_t b) { return a < b ? b : a; }\n";
   for (const auto &t : kInts) {
@@ -96,8 +113,16 @@ std::string emitGpuHelpers(const hl::Program &p) {
     o += fmt::format("MDH_FN {0} mdh_shr({0} a, uint32_t s) {{ return ({0})(a >> (s % {1}u)); }}\n", T, t.bits);
     if (t.isSigned) o += fmt::format("MDH_FN {0} mdh_abs({0} a) {{ return a < 0 ? mdh_neg(a) : a; }}\n", T);
     else o += fmt::format("MDH_FN {0} mdh_abs({0} a) {{ return a; }}\n", T);
+    // Narrow types widen to 32 bits (sign or zero extension keeps the order).
+    const std::string ptx = fmt::format("{}{}", t.isSigned ? "s" : "u", t.bits == 64 ? 64 : 32);
+    const std::string wideC = t.bits == 64 ? (t.isSigned ? "long long" : "unsigned long long") : (t.isSigned ? "int" : "unsigned");
+    o += "#ifdef __CUDACC__\n";
+    for (const char *fn : {"min", "max"})
+      o += fmt::format("MDH_FN {0} mdh_{1}({0} a, {0} b) {{ return ({0})mdh_ptx_{1}_{2}(({3})a, ({3})b); }}\n", T, fn, ptx, wideC);
+    o += "#else\n";
     o += fmt::format("MDH_FN {0} mdh_min({0} a, {0} b) {{ return b < a ? b : a; }}\n", T);
     o += fmt::format("MDH_FN {0} mdh_max({0} a, {0} b) {{ return a < b ? b : a; }}\n", T);
+    o += "#endif\n";
   }
   for (const char *F : kFloats) {
     o += fmt::format("MDH_FN {0} mdh_add({0} a, {0} b) {{ return a + b; }}\n", F);

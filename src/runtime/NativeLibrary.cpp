@@ -1,7 +1,9 @@
 /** \file
- * NativeLibrary: compile with the host compiler, dlopen, dlsym.
+ * NativeLibrary: compile with the host compiler or nvcc, dlopen, dlsym.
  */
 #include "runtime/NativeLibrary.h"
+
+#include "runtime/CudaDevice.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -28,7 +30,13 @@ NativeLibrary::~NativeLibrary() {
 }
 
 std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, const std::string &flags, std::string &error,
-                                                    const std::string &keepDir) {
+                                                    const std::string &keepDir, Toolchain toolchain) {
+  const bool cuda = toolchain == Toolchain::Cuda;
+  const std::string nvcc = cuda ? cudaCompiler() : "";
+  if (cuda && nvcc.empty()) {
+    error = "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+    return nullptr;
+  }
   std::unique_ptr<NativeLibrary> lib(new NativeLibrary());
   std::error_code ec;
   if (!keepDir.empty()) {
@@ -45,7 +53,7 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
     }
     lib->dir_ = buf.data();
   }
-  std::string src = lib->dir_ + "/kernel.cpp", so = lib->dir_ + "/kernel.so", log = lib->dir_ + "/compile.log";
+  std::string src = lib->dir_ + (cuda ? "/kernel.cu" : "/kernel.cpp"), so = lib->dir_ + "/kernel.so", log = lib->dir_ + "/compile.log";
   {
     std::ofstream o(src, std::ios::binary);
     o << source;
@@ -54,7 +62,8 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
       return nullptr;
     }
   }
-  std::string cmd = fmt::format("{} -std=c++17 {} -shared -fPIC -o '{}' '{}' > '{}' 2>&1", hostCompiler(), flags, so, src, log);
+  std::string cmd = cuda ? fmt::format("'{}' {} -shared -Xcompiler -fPIC -o '{}' '{}' > '{}' 2>&1", nvcc, flags, so, src, log)
+                         : fmt::format("{} -std=c++17 {} -shared -fPIC -o '{}' '{}' > '{}' 2>&1", hostCompiler(), flags, so, src, log);
   int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::ifstream in(log);

@@ -1,6 +1,6 @@
 /** \file
- * Building generated C++ with the system compiler into a shared library and
- * loading its entry points.
+ * Building generated C++ with the system compiler (or generated CUDA with
+ * nvcc) into a shared library and loading its entry points.
  *
  * Used by `mdhc run`, the differential tester and the tuner.  Invariants: a
  * failed compile or load returns an error message (the compiler's output),
@@ -19,15 +19,20 @@ namespace mdh::runtime {
 
 using GenericEntry = int (*)(const int64_t *sizes, void *const *buffers);
 
+/// What compiles the source: the host C++ compiler (OpenMP and OpenCL host
+/// code) or nvcc (a .cu file, kernels and host code).
+enum class Toolchain { HostCxx, Cuda };
+
 class NativeLibrary {
 public:
   ~NativeLibrary();
   NativeLibrary(const NativeLibrary &) = delete;
   NativeLibrary &operator=(const NativeLibrary &) = delete;
 
-  /// Compiles `source` with `flags` (plus -shared -fPIC) and loads it.
+  /// Compiles `source` with `flags` (plus -shared -fPIC; HostCxx also adds
+  /// -std=c++17) and loads it.
   static std::unique_ptr<NativeLibrary> build(const std::string &source, const std::string &flags, std::string &error,
-                                              const std::string &keepDir = "");
+                                              const std::string &keepDir = "", Toolchain toolchain = Toolchain::HostCxx);
   /// The generic `<name>_run` entry, or nullptr.
   GenericEntry entry(const std::string &name) const;
 

@@ -11,6 +11,7 @@
 #include "interp/RuntimeError.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
+#include "runtime/CudaDevice.h"
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
 #include "tune/ChildProcess.h"
@@ -146,9 +147,19 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     return res;
   }
 
-  const bool opencl = opts.backend == "opencl";
+  const bool opencl = opts.backend == "opencl", cuda = opts.backend == "cuda";
   std::string note;
   ll::AsmModel model = opencl ? runtime::openclModelForDevice(note) : ll::openmpModel();
+  std::optional<runtime::CudaDeviceInfo> cudaDevice;
+  if (cuda) {
+    std::string why;
+    cudaDevice = runtime::queryCudaDevice(why);
+    if (!cudaDevice) {
+      res.unusable = "nothing tested: " + why;
+      return res;
+    }
+    model = runtime::cudaModelForDevice(*cudaDevice);
+  }
   std::vector<int64_t> sizes = ll::concreteSizes(prog, dynPairs);
   std::vector<ll::Config> configs = {ll::defaultConfig(prog, model)};
   // The default configuration is what `mdhc compile` and `mdhc run` use when
@@ -195,6 +206,16 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     auto k = codegen::emitOpenCL(batch, int64_t(model.coreLayers().at(1)->maxParallelism));
     source = k.source;
     flags = opts.optFlags + " " + k.flags;
+  } else if (cuda) {
+    std::vector<codegen::GpuUnit> batch;
+    for (size_t i = 0; i < configs.size(); ++i) batch.push_back({&lowered[i], fmt::format("{}_c{}", prog.instanceName, i)});
+    auto k = codegen::emitCuda(batch);
+    source = k.source;
+    // --opt replaces the emitter's -O3 (nvcc warns about a second -O); it sets
+    // the host code's level, ptxas optimises the device code regardless.
+    flags = k.flags;
+    if (auto at = flags.find(" -O3"); at != std::string::npos) flags.erase(at, 4);
+    flags += " " + opts.optFlags + " " + runtime::cudaArchFlag(*cudaDevice);
   } else {
     for (size_t i = 0; i < configs.size(); ++i) {
       auto k = codegen::emitOpenMP(lowered[i], fmt::format("{}_c{}", prog.instanceName, i));
@@ -203,7 +224,8 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     }
   }
   std::string err;
-  auto lib = runtime::NativeLibrary::build(source, flags, err, opts.keepDir);
+  auto lib = runtime::NativeLibrary::build(source, flags, err, opts.keepDir,
+                                          cuda ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
   auto reproducer = [&](size_t i, const std::string &what) {
     return fmt::format("MISMATCH {}\n  program: {}\n  instance: {}{}\n  seed: {}\n  configuration: {}\n", what, programText,
                        prog.instanceName,
@@ -227,7 +249,7 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   // as a mismatch instead of crashing or hanging the tester (a kernel that
   // wrote past its output once left both OpenMP threads in a barrier
   // forever).  The child sends the entry's status, then the outputs' bytes.
-  // OpenCL runs in process: the device's runtime does not survive fork().
+  // OpenCL and CUDA run in process: the device's runtime does not survive fork().
   auto runIsolated = [&](runtime::GenericEntry fn, std::vector<void *> &ptrs, std::string &failure) {
     std::vector<size_t> outBytes;
     for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
@@ -278,7 +300,7 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
         ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? elemSize : 0)));
       }
       std::string failure;
-      if (int status = opencl ? fn(dynValues.data(), ptrs.data()) : runIsolated(fn, ptrs, failure)) {
+      if (int status = opencl || cuda ? fn(dynValues.data(), ptrs.data()) : runIsolated(fn, ptrs, failure)) {
         ++res.mismatches;
         res.report += reproducer(i, failure.empty() ? fmt::format("the entry point failed with status {}{}", status, where) : failure + where);
         break;

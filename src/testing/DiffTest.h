@@ -34,9 +34,10 @@ struct DiffTestOptions {
   double floatTolerance = 0; ///< 0: bit-exact
   bool verbose = false;
   std::string keepDir;       ///< keep the generated source here
-  /// "openmp" or "opencl" (kernels of the GPU plan on the default OpenCL
+  /// "openmp", "opencl" (kernels of the GPU plan on the default OpenCL
   /// device, e.g. PoCL; configurations of the `opencl` model with the
-  /// device's limits).
+  /// device's limits) or "cuda" (the same plan's CUDA kernels, built by
+  /// nvcc for CUDA device 0 and run there; the `cuda` model with its limits).
   std::string backend = "openmp";
   /// Wall-clock limit of one OpenMP kernel run (its child process).
   double timeoutSeconds = 300;
