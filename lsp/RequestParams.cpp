@@ -67,10 +67,16 @@ const json &require(const json &params, const std::string &path) {
   return *v;
 }
 
+/// A position's line or character: an LSP `uinteger` (0 to 2^31 - 1). Past the end of
+/// its line or of the document is valid and clamped later (Document); outside the type's
+/// range is not a position at all.
 int nonNegativeInt(const json &v, const std::string &path) {
   if (!v.is_number()) wrongType(path, "an integer", v);
-  double d = std::floor(v.get<double>());
-  return d <= 0 ? 0 : d >= double(INT_MAX) ? INT_MAX : int(d);
+  const double d = v.get<double>();
+  if (d != std::floor(d)) throw InvalidParams(fmt::format("`{}` must be an integer, not {}", path, v.dump()));
+  if (d < 0 || d > double(INT_MAX))
+    throw InvalidParams(fmt::format("`{}` must be an integer from 0 to 2147483647 (an LSP uinteger), not {}", path, v.dump()));
+  return int(d);
 }
 
 Position readPosition(const json &v, const std::string &path) {

@@ -6,10 +6,10 @@
  * "`position.line` must be an integer, not a string".  LspServer answers
  * such a request with an InvalidParams error carrying that message.
  *
- * Invariants: only InvalidParams is thrown; numbers in positions are
- * clamped to [0, INT_MAX] (fractions dropped), as clients that send
- * negative or huge positions expect the nearest valid one; a member that is
- * null counts as absent.
+ * Invariants: only InvalidParams is thrown; the numbers of a position must
+ * be LSP `uinteger`s (whole, 0 to 2^31 - 1), else InvalidParams (a position
+ * past the end of its line or document is valid: Document clamps it); a
+ * member that is null counts as absent.
  */
 #pragma once
 
