@@ -425,16 +425,20 @@ private:
       const size_t open = flat.find('(') + 2;
       return flat.substr(0, comma + 1) + "\n" + std::string(column + open, ' ') + flat.substr(comma + 2);
     }
-    // Too long: one buffer per line, or one access per line for a single
-    // buffer, aligned under the first (the layout of examples/).
+    // Too long: one buffer per line, aligned under the first (the layout of
+    // examples/); a buffer still too long for its line (always a single
+    // buffer) gets one access per line, aligned after its name.
     const std::string open = flat.substr(0, flat.find('(') + 2);
     const std::string align = "\n" + std::string(column + open.size(), ' ');
-    if (s.buffers.size() == 1) {
-      const std::string head = printBufferHead(s.buffers[0]);
-      return open + printBuffer(s.buffers[0], "," + align + std::string(head.size(), ' ')) + " )";
-    }
     std::vector<std::string> items;
-    for (const auto &b : s.buffers) items.push_back(printBuffer(b));
+    for (size_t i = 0; i < s.buffers.size(); ++i) {
+      const BufferView &b = s.buffers[i];
+      std::string item = printBuffer(b);
+      const size_t after = i + 1 < s.buffers.size() ? 1 : 2; // "," or " )"
+      if (s.buffers.size() == 1 || column + open.size() + item.size() + after > o.lineWidth)
+        item = printBuffer(b, "," + align + std::string(printBufferHead(b).size(), ' '));
+      items.push_back(item);
+    }
     return open + fmt::format("{}", fmt::join(items, "," + align)) + " )";
   }
 
