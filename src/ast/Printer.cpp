@@ -454,7 +454,11 @@ private:
     for (const auto &p : f.params) params.push_back(fmt::format("{}: {}", p.name.name, printType(p.type)));
     const std::string result = f.result ? " -> " + printType(*f.result) : "";
     std::string head = "fn " + f.name.name + metaParams(f, 3 + f.name.name.size());
-    head += wrapList(lastLineLength(out) + lastLineLength(head), "(", params, ")", result.size() + 2);
+    std::vector<std::string> lineComments = takeParamComments(f, params);
+    const size_t column = lastLineLength(out) + lastLineLength(head);
+    head += std::any_of(lineComments.begin(), lineComments.end(), [](const std::string &c) { return !c.empty(); })
+                ? oneParamPerLine(column, params, lineComments)
+                : wrapList(column, "(", params, ")", result.size() + 2);
     out += head + result;
     if (f.exprBody && f.body.size() == 1 && f.body[0]->value) {
       const std::string body = printExpr(*f.body[0]->value) + ";";
@@ -466,6 +470,51 @@ private:
     block(f.body, 1);
     emitCommentsBefore(f.range.end, 1, false);
     out += "}";
+  }
+
+  /// Comments inside a parameter list stay beside the parameter they follow:
+  /// block comments inline (`a: i32 /* rows */`, one before the first parameter
+  /// before it), a `//` comment after a parameter's comma, returned per parameter
+  /// (that list is then printed one parameter per line). A `//` comment after the
+  /// last parameter is left for trailing(): on `)`'s line it would comment out
+  /// the rest of the declaration.
+  std::vector<std::string> takeParamComments(const FnDecl &f, std::vector<std::string> &params) {
+    std::vector<std::string> lineComments(params.size());
+    if (params.empty()) return lineComments;
+    const uint32_t listEnd = f.result ? f.result->range.begin
+                             : !f.body.empty() && f.body[0] ? f.body[0]->range.begin
+                                                            : f.range.end;
+    auto isLine = [](const Comment &c) { return c.text.rfind("//", 0) == 0; };
+    std::string before;
+    while (next < m.comments.size() && m.comments[next].range.begin < f.params[0].range.begin &&
+           m.comments[next].range.begin > f.name.range.begin && !isLine(m.comments[next]))
+      before += m.comments[next++].text + " ";
+    params[0] = before + params[0];
+    for (size_t i = 0; i < params.size(); ++i) {
+      const bool last = i + 1 == params.size();
+      const uint32_t end = last ? listEnd : f.params[i + 1].range.begin;
+      while (next < m.comments.size() && m.comments[next].range.begin < end) {
+        const Comment &c = m.comments[next];
+        if (!isLine(c)) params[i] += " " + c.text;
+        else if (last) break;
+        else lineComments[i] += (lineComments[i].empty() ? "" : " ") + c.text;
+        ++next;
+      }
+    }
+    return lineComments;
+  }
+
+  /// `(p1, // c1` / `p2)`: the parameters aligned after `(`, each `//` comment
+  /// after its parameter's comma.
+  static std::string oneParamPerLine(size_t column, const std::vector<std::string> &params,
+                                     const std::vector<std::string> &lineComments) {
+    std::string text = "(";
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (i > 0) text += "\n" + std::string(column + 1, ' ');
+      text += params[i] + (i + 1 < params.size() ? "," : ")");
+      if (!lineComments[i].empty()) text += " " + lineComments[i];
+    }
+    return text;
   }
 
   void block(const std::vector<StmtPtr> &body, int level) {
