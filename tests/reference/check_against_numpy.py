@@ -96,6 +96,18 @@ fn id(x: i64) -> i64 = x;
 mdh mixed = out_view<i64>( O: (a, b, c) -> (a, b) ) o md_hom<11, 3, 7>( id, (++, ps(add), pw(add)) ) o inp_view<i64>( Z: (a, b, c) -> (a, b, c) );
 """, "mixed", "", {"Z": Z}, lambda i: {"O": np.cumsum(i["Z"].sum(axis=2), axis=1)})
 
+W2 = ints((23, 41))
+case("summed-area table: 2-D prefix sum, 23 x 41 (i64)", """
+fn id(x: i64) -> i64 = x;
+mdh sat = out_view<i64>( S: (i, j) -> (i, j) ) o md_hom<23, 41>( id, (ps(add), ps(add)) ) o inp_view<i64>( W: (i, j) -> (i, j) );
+""", "sat", "", {"W": W2}, lambda i: {"S": np.cumsum(np.cumsum(i["W"], axis=0), axis=1)})
+
+D = ints((70001,), dtype=np.int32)
+case("prefix sum with a run-time size from the data, 70001 (i32)", """
+fn id(x: i32) -> i32 = x;
+mdh psum_dyn = out_view<i32>( S: (i) -> (i) ) o md_hom<*>( id, (ps(add)) ) o inp_view<i32>( D: (i) -> (i) );
+""", "psum_dyn", "", {"D": D}, lambda i: {"S": np.cumsum(i["D"], dtype=np.int32)})
+
 # ---- convolutions and stencils ---------------------------------------------------------------------
 N_, P_, Q_, K_, R_, S_, C_ = 2, 5, 3, 4, 3, 2, 3
 Im = ints((N_, 2 * (P_ - 1) + R_, 2 * (Q_ - 1) + S_, C_)); Fm = ints((K_, R_, S_, C_))
@@ -169,6 +181,7 @@ def run(backend, work, path, entry, settings, inputs, outputs):
 
 
 def same(got, want):
+    """Why `got` differs from `want` ("" when it does not)."""
     if got.dtype != want.dtype or got.shape != want.shape:
         return f"dtype/shape {got.dtype}{got.shape}, expected {want.dtype}{want.shape}"
     if want.dtype.names:
