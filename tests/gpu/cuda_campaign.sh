@@ -20,7 +20,7 @@ start=$(date +%s)
 "$difftest" "$root/examples/dot.mdh" --entry dot --set T=i32,K=5 --configs 0 --backend cuda || exit 2
 echo "== examples: $jobs parts, $configs random configurations each"
 for p in $(seq 0 $((jobs - 1))); do
-  "$root/tests/gpu/run_opencl_examples.sh" "$difftest" "$root" "$configs" "$p" "$jobs" cuda > "$logs/examples-$p.log" 2>&1 &
+  "$root/tests/difftest/run_examples.sh" "$difftest" "$root" "$configs" "$p" "$jobs" cuda -O0 > "$logs/examples-$p.log" 2>&1 &
 done
 wait
 for p in $(seq 0 $((jobs - 1))); do
