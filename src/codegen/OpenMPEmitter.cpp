@@ -78,14 +78,24 @@ public:
     k.kernel = out;
     k.source = k.common + k.kernel;
     k.header = header();
-    k.flags = C.strictFp ? "-O3 -march=native -fopenmp -ffp-contract=off -fno-fast-math"
-                         : "-O3 -march=native -fopenmp -ffp-contract=fast -fno-fast-math";
+    k.flags = buildFlags(C.strictFp);
     k.compileFlags = k.flags;
     k.linkFlags = "-fopenmp";
     return k;
   }
 
 private:
+  /// The flags the generated C++ is built with.  GCC's predictive commoning
+  /// (on at -O3) keeps values that a register tile's rows read again in a
+  /// later reduction step (a convolution's overlapping input windows, rows
+  /// along q at stride 2 with s) in registers, and with the accumulators
+  /// already holding most of them it spills them all: 12 rows of a ResNet-50
+  /// first-layer tile ran 1.6x slower.  Without it no other benchmark
+  /// workload's hot loop changes.
+  static std::string buildFlags(bool strictFp) {
+    return fmt::format("-O3 -march=native -fopenmp -ffp-contract={} -fno-fast-math -fno-predictive-commoning", strictFp ? "off" : "fast");
+  }
+
   const Lowered &L;
   const hl::Program &P;
   const ll::Config &C;
@@ -612,7 +622,15 @@ static inline void mdh_stream_fence() {
   std::string b(int level, size_t d) const { return fmt::format("b{}_{}", level, d); }
   std::string e(int level, size_t d) const { return fmt::format("e{}_{}", level, d); }
   int lastLevel() const { return int(C.levels.size()) - 1; }
-  int64_t tile(int level, size_t d) const { return C.levels[size_t(level)].tile[d]; }
+  /// The tile extent of `level` along d: the configuration's, or, while an
+  /// exact remainder branch of the register tile is emitted (vectorScope()),
+  /// that remainder's extent at the last level.
+  int64_t tile(int level, size_t d) const {
+    if (!exactTile.empty() && level == lastLevel() && exactTile[d] > 0) return exactTile[d];
+    return C.levels[size_t(level)].tile[d];
+  }
+  /// Per dimension, the extent that replaces the last level's tile (0: none).
+  std::vector<int64_t> exactTile;
 
   /// Whether the element loops of the innermost level fully unroll dimension
   /// d: its extent is at most 64 and, when another extent of the tile is a
@@ -675,6 +693,11 @@ static inline void mdh_stream_fence() {
       int64_t total = ll::stageElements(*buf, s, C.levels[size_t(lv)].tile);
       line(fmt::format("mdh_array<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
       line(fmt::format("{} *__restrict {} = {}_mem.data();", cType(buf->elem), var, var));
+      // The region last copied into this thread's buffer (lo and extent per
+      // buffer dimension; none yet): a tile that needs the same region again
+      // (a filter that every part reads whole) reuses it instead of copying.
+      line(fmt::format("int64_t {}_held[{}];", var, std::max<size_t>(1, 2 * buf->shape.size())));
+      line(fmt::format("bool {}_holds = false;", var));
       pendingStages.push_back({buf, var, layout, ext, lv, layout.empty() ? 0 : s.panel});
     }
     int64_t accCells = 1;
@@ -779,12 +802,21 @@ static inline void mdh_stream_fence() {
         line(fmt::format("const int64_t {}_lo{} = {};", s.var, k, lo));
         line(fmt::format("const int64_t {}_n{} = {} - {}_lo{} + 1;", s.var, k, hi, s.var, k));
       }
+      // Inputs do not change during a call, so a region equal to the one the
+      // buffer holds is already in place.
+      std::vector<std::string> same;
+      for (size_t k = 0; k < buf.shape.size(); ++k)
+        same.push_back(fmt::format("{0}_held[{1}] == {0}_lo{2} && {0}_held[{3}] == {0}_n{2}", s.var, 2 * k, k, 2 * k + 1));
+      open(same.empty() ? fmt::format("if (!{}_holds)", s.var) : fmt::format("if (!({}_holds && {}))", s.var, joined(same, " && ")));
+      for (size_t k = 0; k < buf.shape.size(); ++k)
+        line(fmt::format("{0}_held[{1}] = {0}_lo{2}; {0}_held[{3}] = {0}_n{2};", s.var, 2 * k, k, 2 * k + 1));
+      line(fmt::format("{}_holds = true;", s.var));
       // Copy the tile into the configured layout, walking it in the layout's
       // order (panels block by block), so that writes are contiguous; reads
       // then follow as many rows of the buffer at once as the innermost
       // dimensions span (a panel of 8 rows of A: 8 streams).
       auto gst = strides(buf);
-      int opened = 0;
+      int opened = 1; // the if above
       std::string block, within;
       if (s.panel > 0) {
         size_t k = s.panelDim();
@@ -994,7 +1026,8 @@ static inline void mdh_stream_fence() {
         }
         if (moving >= 0) {
           const size_t d = size_t(moving);
-          const int64_t T = tile(last, d);
+          // The configured tile: a remainder tile starts where a full one would.
+          const int64_t T = C.levels[size_t(last)].tile[d];
           if (st->panel % T != 0) return std::nullopt;
           for (int l = st->level + 1; l <= last; ++l)
             if (tile(l, d) % T != 0) return std::nullopt;
@@ -1160,6 +1193,27 @@ static inline void mdh_stream_fence() {
     const std::string lanesDivide = fmt::format("INT64_C({}) % mdh_lanes == 0", tile(last, s));
     open(fmt::format("if ({}{})", full.empty() ? "" : joined(full, " && ") + " && ", lanesDivide));
     vectorBranch(inner, id, outerFirst, initAcc);
+    // Remainder tiles whose extents are known at compile time get the vector
+    // code of a tile of exactly their size: a 4-row remainder of 12-row tiles
+    // then does a third of a full tile's work, not all of it as below.
+    const std::vector<std::vector<int64_t>> exact = exactRemainders();
+    // Every remainder of the rows with whole vectors is one of them; those
+    // with partial vectors (below) may still have partial rows.
+    if (!exact.empty() && !partialLanes) partialRows = false;
+    for (const std::vector<int64_t> &shape : exact) {
+      std::vector<std::string> conds;
+      for (size_t d = 0; d < D; ++d)
+        if (L.kept[d] && !isRed(d)) conds.push_back(fmt::format("{} == {}", e(last, d), shape[d] > 0 ? shape[d] : tile(last, d)));
+      close(fmt::format("}} else if ({} && {}) {{", joined(conds, " && "), lanesDivide));
+      ++indent;
+      const int64_t fullAcc = accSize;
+      exactTile = shape;
+      for (size_t d = 0; d < D; ++d)
+        if (shape[d] > 0) accSize = accSize / C.levels[size_t(last)].tile[d] * shape[d];
+      vectorBranch(inner, id, outerFirst, initAcc);
+      exactTile.clear();
+      accSize = fullAcc;
+    }
     if (partialRows || partialLanes) {
       // Remainder tiles along the rows run the full tile's vector code too, with
       // rows past the end recomputing the last row (reads stay in bounds) and
@@ -1249,8 +1303,15 @@ static inline void mdh_stream_fence() {
   /// last level's tile: sizes known only at run time, or a level's tile
   /// that does not divide an extent of the level above.
   bool mayBePartial(size_t d) const {
+    const std::set<int64_t> extents = lastLevelExtents(d);
+    return extents.empty() || extents.size() > 1 || *extents.begin() != tile(lastLevel(), d);
+  }
+
+  /// Every extent that a register tile along d takes, for sizes known at
+  /// compile time; empty when the size is a run-time one.
+  std::set<int64_t> lastLevelExtents(size_t d) const {
     const int64_t n = ll::concreteSizes(P)[d];
-    if (n <= 0) return true;
+    if (n <= 0) return {};
     std::set<int64_t> extents = {n};
     for (int lv = 0; lv <= lastLevel(); ++lv) {
       std::set<int64_t> next;
@@ -1261,7 +1322,37 @@ static inline void mdh_stream_fence() {
       }
       extents = next;
     }
-    return extents.size() > 1 || *extents.begin() != tile(lastLevel(), d);
+    return extents;
+  }
+
+  /// Most remainder shapes of the register tile that get vector code of
+  /// their own: each is another copy of the micro-kernel to compile.
+  static constexpr size_t kMaxExactRemainders = 3;
+
+  /// The remainder shapes of the register tile that vectorScope() gives
+  /// their own vector branch (per dimension, the extent; 0 where the tile is
+  /// full): every combination of the compile-time extents of its row
+  /// dimensions other than all full, when there are at most
+  /// kMaxExactRemainders; none otherwise, or when a size is a run-time one.
+  std::vector<std::vector<int64_t>> exactRemainders() const {
+    const int last = lastLevel();
+    std::vector<std::vector<int64_t>> shapes = {std::vector<int64_t>(D, 0)};
+    for (size_t d = 0; d < D; ++d) {
+      if (!clampsRows(d) || !mayBePartial(d)) continue;
+      const std::set<int64_t> extents = lastLevelExtents(d);
+      if (extents.empty()) return {};
+      std::vector<std::vector<int64_t>> next;
+      for (const auto &sh : shapes)
+        for (int64_t x : extents) {
+          next.push_back(sh);
+          next.back()[d] = x == tile(last, d) ? 0 : x;
+        }
+      shapes = std::move(next);
+      if (shapes.size() > kMaxExactRemainders + 1) return {};
+    }
+    // All full is the main branch.
+    shapes.erase(std::remove(shapes.begin(), shapes.end(), std::vector<int64_t>(D, 0)), shapes.end());
+    return shapes;
   }
 
   /// Whether the vector accumulators can go to the output with vector loads
@@ -2358,7 +2449,7 @@ static inline void mdh_stream_fence() {
 //  * Configuration: {5}
 //
 )", name, MDH_VERSION, sig, C.threads > 0 ? fmt::format("{} threads (pinned by the configuration)", C.threads) : "the thread count is OMP_NUM_THREADS or omp_set_num_threads()",
-                                C.strictFp ? "-O3 -march=native -fopenmp -ffp-contract=off" : "-O3 -march=native -fopenmp -ffp-contract=fast", ll::toJson(C).dump());
+                                buildFlags(C.strictFp), ll::toJson(C).dump());
     h += shapesComment(P);
     h += "#pragma once\n" + types.declarations() + "\n";
     h += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";

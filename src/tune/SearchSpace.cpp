@@ -15,8 +15,9 @@ namespace mdh::tune {
 namespace {
 
 /// Largest innermost tile (elements) the search proposes: larger register
-/// tiles make compile times explode for little gain.
-constexpr int64_t kMaxUnrolled = 1024;
+/// tiles make compile times explode for little gain.  12 rows of two AVX-512
+/// vectors with 3 reduction steps unrolled (1152) are in.
+constexpr int64_t kMaxUnrolled = 1536;
 /// Most work-items per work-group the GPU search proposes (the default uses up to 256).
 constexpr int64_t kMaxGroup = 256;
 
@@ -119,7 +120,9 @@ std::vector<int64_t> SearchSpace::tileCandidates(int64_t e) const {
     }
   for (int64_t t = 1; t < e; t *= 2) s.insert(t);
   for (int64_t m = 1; m <= 16 && lanes_ * m <= e; ++m) s.insert(lanes_ * m);
-  for (int64_t t = 1; t <= std::min<int64_t>(e, 8); ++t) s.insert(t);
+  // Every register-tile extent up to 16 rows: a remainder tile of known
+  // extent has vector code of its own, so 12 rows of 112 cost nothing extra.
+  for (int64_t t = 1; t <= std::min<int64_t>(e, 16); ++t) s.insert(t);
   s.insert(e);
   return {s.begin(), s.end()};
 }
@@ -253,6 +256,26 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
   return start_;
 }
 
+std::vector<ll::Config> SearchSpace::rowMoves(const ll::Config &from) const {
+  std::vector<ll::Config> out;
+  if (gpu_ || from.levels.size() < 2 || from.simdDim < 0 || pins_.pinsLevels()) return out;
+  const size_t D = sizes_.size(), last = from.levels.size() - 1;
+  auto rowDim = [&](size_t d) { return int(d) != from.simdDim && prog_.ops[d].kind != hl::CombineOperator::Kind::PointWise; };
+  const auto &rm = from.levels[last].tile;
+  const auto outer = enclosing(from, last);
+  for (size_t d = 0; d < D; ++d) {
+    if (!rowDim(d) || rm[d] <= 1) continue;
+    for (size_t e = 0; e < D; ++e) {
+      if (e == d || !rowDim(e) || outer[e] <= 1) continue;
+      ll::Config c = from;
+      c.levels[last].tile[e] = std::min(outer[e], rm[d] * rm[e]);
+      c.levels[last].tile[d] = 1;
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, int moves) const {
   const size_t D = sizes_.size();
   for (int attempt = 0; attempt < 100; ++attempt) {
@@ -260,7 +283,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
     for (int m = 0; m < moves; ++m) {
       // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
       std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
-                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0});
+                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0, 1});
       switch (kind(rng)) {
       case 0: { // a tile extent steps through its candidate list
         size_t l = std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng);
@@ -315,7 +338,12 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
         break;
       }
       case 5: c.threads = pickOne(threads_, rng); break;
-      default: c.streamStores = !c.streamStores; break;
+      case 6: c.streamStores = !c.streamStores; break;
+      default: { // the register tile's rows move to another dimension
+        auto moved = rowMoves(c);
+        if (!moved.empty()) c = pickOne(moved, rng);
+        break;
+      }
       }
     }
     c = normalise(c);
@@ -385,6 +413,7 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
     c.threads = t;
     add(c);
   }
+  for (ll::Config &c : rowMoves(from)) add(std::move(c));
   if (streamable_) {
     ll::Config c = from;
     c.streamStores = !c.streamStores;

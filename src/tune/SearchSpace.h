@@ -79,6 +79,14 @@ public:
   std::vector<ll::Config> neighbours(const ll::Config &c, int step) const;
   /// Tile extents considered inside an enclosing extent `e` (ascending).
   std::vector<int64_t> tileCandidates(int64_t e) const;
+  /// The register tile's rows moved to another dimension: for each
+  /// concatenated dimension d other than the vector one with more than one
+  /// row at the last level, and each other such dimension e, d's rows go to
+  /// e (times e's, within e's enclosing tile) and d keeps one.  A
+  /// convolution's rows along q read overlapping input windows that rows
+  /// along p do not; tile steps alone reach that shape only through slower
+  /// ones.
+  std::vector<ll::Config> rowMoves(const ll::Config &from) const;
 
 private:
   /// Clamps deeper levels to their enclosing tiles, applies the pins.

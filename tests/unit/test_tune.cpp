@@ -89,9 +89,33 @@ TEST_CASE("tile candidates include divisors and remainder-tile extents") {
   auto p = matmul(comp, "T=f32,I=100,J=64,K=48");
   tune::SearchSpace space(*p, ll::openmpModel(), {}, {0});
   auto c = space.tileCandidates(100);
-  for (int64_t t : {1, 2, 4, 5, 10, 20, 25, 50, 100, 16, 32, 64, 48, 7}) CHECK(std::count(c.begin(), c.end(), t) == 1);
+  for (int64_t t : {1, 2, 4, 5, 10, 20, 25, 50, 100, 16, 32, 64, 48, 7, 12, 15}) CHECK(std::count(c.begin(), c.end(), t) == 1);
+  CHECK(std::count(c.begin(), c.end(), 17) == 0);
   CHECK(std::is_sorted(c.begin(), c.end()));
   CHECK(c.back() == 100);
+}
+
+TEST_CASE("the register tile's rows move to another concatenated dimension") {
+  Compilation comp;
+  auto conv = testing_support::instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=1,P=28,Q=28,K=64,R=3,S=3,C=3");
+  tune::SearchSpace space(*conv, ll::openmpModel(), {}, {0});
+  const ll::Config &start = space.start();
+  const auto &rm = start.levels.back().tile; // n p q k r s c; rows along p, vectors along k
+  REQUIRE(start.simdDim == 3);
+  REQUIRE(rm[1] > 1);
+  REQUIRE(rm[2] == 1);
+  bool toQ = false;
+  for (const ll::Config &c : space.rowMoves(start)) {
+    const auto &t = c.levels.back().tile;
+    CHECK(t[3] == rm[3]); // the vector dimension keeps its extent
+    for (size_t d : {4, 5, 6}) CHECK(t[d] == rm[d]); // reductions are not rows
+    if (t[2] == rm[1] && t[1] == 1) toQ = true;
+    CHECK(t[0] == 1); // n: an extent of 1 takes no rows
+  }
+  CHECK(toQ);
+  bool found = false;
+  for (const ll::Config &c : space.neighbours(start, 1)) found |= c.levels.back().tile[2] == rm[1] && c.levels.back().tile[1] == 1;
+  CHECK(found);
 }
 
 TEST_CASE("techniques are reproducible for a fixed seed and fixed observations") {
