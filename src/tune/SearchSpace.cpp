@@ -18,6 +18,8 @@ namespace {
 /// tiles make compile times explode for little gain.  12 rows of two AVX-512
 /// vectors with 3 reduction steps unrolled (1152) are in.
 constexpr int64_t kMaxUnrolled = 1536;
+/// Most register-tile variants of the start measured first (SearchSpace::seeds).
+constexpr size_t kMaxSeeds = 12;
 /// Most work-items per work-group the GPU search proposes (the default uses up to 256).
 constexpr int64_t kMaxGroup = 256;
 
@@ -273,6 +275,30 @@ std::vector<ll::Config> SearchSpace::rowMoves(const ll::Config &from) const {
       out.push_back(std::move(c));
     }
   }
+  return out;
+}
+
+std::vector<ll::Config> SearchSpace::seeds() const {
+  std::vector<ll::Config> out;
+  if (gpu_ || start_.levels.size() < 2 || start_.simdDim < 0 || pins_.pinsLevels()) return out;
+  const size_t D = sizes_.size(), last = start_.levels.size() - 1;
+  const auto outer = enclosing(start_, last);
+  std::vector<size_t> rowDims;
+  int64_t rows = 1;
+  for (size_t d = 0; d < D; ++d)
+    if (int(d) != start_.simdDim && prog_.ops[d].kind != hl::CombineOperator::Kind::PointWise && outer[d] > 1) {
+      rowDims.push_back(d);
+      rows *= start_.levels[last].tile[d];
+    }
+  std::set<std::string> seen{configHash(start_)};
+  for (int64_t r : {rows, INT64_C(12), INT64_C(6), INT64_C(16), INT64_C(4)})
+    for (size_t d : rowDims) {
+      ll::Config c = start_;
+      for (size_t e : rowDims) c.levels[last].tile[e] = 1;
+      c.levels[last].tile[d] = std::min(r, outer[d]);
+      c = normalise(c);
+      if (out.size() < kMaxSeeds && admissible(c) && seen.insert(configHash(c)).second) out.push_back(std::move(c));
+    }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "tune/Report.h"
 #include "tune/Technique.h"
 
+#include <deque>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -308,17 +309,21 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   };
   std::mt19937_64 rng(opts.seed);
   bool running = true;
-  // The pinned start comes first when it differs from the default.
-  bool startPending = configHash(space.start()) != configHash(def);
+  // The pinned start comes first when it differs from the default, then the
+  // register-tile variants of the start.
+  std::deque<std::pair<ll::Config, std::string>> seeds;
+  if (configHash(space.start()) != configHash(def)) seeds.emplace_back(space.start(), "pinned-start");
+  for (ll::Config &c : space.seeds()) seeds.emplace_back(std::move(c), "seed");
   while (running && !stopNow()) {
     int want = std::min(opts.batch, opts.evaluations - evaluations);
     std::vector<ll::Config> batch;
     std::vector<std::string> proposer;
     std::set<std::string> inBatch;
     for (int tries = 0; int(batch.size()) < want && tries < want * 50; ++tries) {
-      ll::Config c = startPending ? space.start() : technique->propose(state, rng);
-      std::string who = startPending ? "pinned-start" : technique->lastProposer();
-      startPending = false;
+      const bool seeded = !seeds.empty();
+      ll::Config c = seeded ? seeds.front().first : technique->propose(state, rng);
+      std::string who = seeded ? seeds.front().second : technique->lastProposer();
+      if (seeded) seeds.pop_front();
       std::string h = configHash(c);
       if (const TuningRecord *r = db.find(h)) {
         technique->observe(state, c, r->ok ? r->median : -1, false);

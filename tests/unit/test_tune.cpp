@@ -17,6 +17,7 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <sys/resource.h>
@@ -116,6 +117,34 @@ TEST_CASE("the register tile's rows move to another concatenated dimension") {
   bool found = false;
   for (const ll::Config &c : space.neighbours(start, 1)) found |= c.levels.back().tile[2] == rm[1] && c.levels.back().tile[1] == 1;
   CHECK(found);
+}
+
+TEST_CASE("the search is seeded with register-tile variants of its start") {
+  Compilation comp, comp2;
+  auto conv = testing_support::instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=1,P=28,Q=28,K=64,R=3,S=3,C=3");
+  tune::SearchSpace space(*conv, ll::openmpModel(), {}, {0});
+  const auto seeds = space.seeds();
+  CHECK(seeds.size() <= 12);
+  std::set<std::pair<int64_t, int64_t>> rows; // (along p, along q)
+  for (const ll::Config &c : seeds) {
+    CHECK(space.admissible(c));
+    CHECK(tune::configHash(c) != tune::configHash(space.start()));
+    const auto &t = c.levels.back().tile;
+    CHECK((t[1] == 1 || t[2] == 1)); // all rows along one dimension
+    CHECK(t[3] == space.start().levels.back().tile[3]);
+    rows.insert({t[1], t[2]});
+  }
+  CHECK(rows.count({1, 12}) == 1);
+  CHECK(rows.count({12, 1}) == 1);
+  CHECK(rows.count({1, space.start().levels.back().tile[1]}) == 1); // the start's rows moved to q
+  CHECK(rows.size() == seeds.size());
+
+  // Pinned levels: no seeds (they would change pinned tiles).
+  tune::Pins pins;
+  std::string err;
+  REQUIRE(tune::Pins::parse(nlohmann::json::parse(R"({"levels": [{"layer": "COR"}, {"layer": "RM"}]})"), pins, err));
+  auto mm = matmul(comp2, "T=f32,I=100,J=64,K=48");
+  CHECK(tune::SearchSpace(*mm, ll::openmpModel(), pins, {0}).seeds().empty());
 }
 
 TEST_CASE("techniques are reproducible for a fixed seed and fixed observations") {
