@@ -4,8 +4,9 @@
  * Kernels of a configuration `<name>`:
  *   <name>_tile     tiled strategy: one work-group per work-group tile
  *   <name>_canon    canonical strategy: one work-item per output cell, or, for a single
- *                   prefix-sum dimension with only concatenations before it, one per line
- *                   of cells along it (the running value is carried: linear, same bits)
+ *                   prefix-sum dimension, one per line of cells along it (the running
+ *                   value is carried: linear, same bits; with point-wise dimensions before
+ *                   it, one running value per index combination of theirs, in mdh_sums)
  *   <name>_combine  partial results of work-groups that split a reduction, in part order
  *   <name>_scanA_d / scanB_d / scanC_d   prefix sum along dimension d: block scan,
  *                   scan of block totals per line, carries added
@@ -172,6 +173,10 @@ private:
         h += fmt::format("  const int64_t mdh_lines{} = {} > 0 ? mdh_cells / {} : 0;\n", d, N(d), N(d));
         sums = fmt::format("std::max<int64_t>({}, mdh_lines{} * mdh_nb{})", sums, d, d);
       }
+    // The canonical line kernel's running values (point-wise dimensions before its scan).
+    if (G.canonical)
+      if (auto p = carriedScanDim(); p && !carriedOuterPw(*p).empty())
+        sums = fmt::format("({} > 0 ? mdh_cells / {} : 0) * {}", N(*p), N(*p), carriesPerLine(*p));
     h += fmt::format("  const int64_t mdh_sums_elems = {};\n", sums);
     h += "  (void)mdh_groups; (void)mdh_red_parts;\n";
     k.hostSizes = h;
@@ -290,20 +295,32 @@ private:
   }
 
   // ---- canonical strategy ------------------------------------------------------------------
-  /// The prefix-sum dimension a line kernel can carry along: the only `ps` dimension, with only
-  /// concatenations before it (so one running value per line of cells is the whole state).
+  /// The prefix-sum dimension a line kernel can carry along: the only `ps` dimension.  With
+  /// only concatenations before it, one running value per line of cells is the whole state;
+  /// point-wise dimensions before it need one per index combination of theirs
+  /// (carriedOuterPw()), kept in mdh_sums.
   std::optional<size_t> carriedScanDim() const {
     std::optional<size_t> scan;
-    for (size_t d = 0; d < D; ++d) {
-      const auto kind = P.ops[d].kind;
-      if (kind == hl::CombineOperator::Kind::PrefixSum) {
+    for (size_t d = 0; d < D; ++d)
+      if (P.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) {
         if (scan) return std::nullopt;
         scan = d;
-      } else if (kind != hl::CombineOperator::Kind::Concat && !scan) {
-        return std::nullopt;
       }
-    }
     return scan;
+  }
+  /// The point-wise dimensions before the carried scan dimension p.
+  std::vector<size_t> carriedOuterPw(size_t p) const {
+    std::vector<size_t> pw;
+    for (size_t d = 0; d < p; ++d)
+      if (P.ops[d].kind == hl::CombineOperator::Kind::PointWise) pw.push_back(d);
+    return pw;
+  }
+  /// Running values per line of the carried scan p: the product of the extents of the
+  /// point-wise dimensions before it ("INT64_C(1)" when there are none).
+  std::string carriesPerLine(size_t p) const {
+    std::string n = "INT64_C(1)";
+    for (size_t d : carriedOuterPw(p)) n += "*" + N(d);
+    return n;
   }
   void canonKernel(GpuKernels &k) {
     if (auto p = carriedScanDim()) return canonLineKernel(k, *p);
@@ -336,6 +353,19 @@ private:
     line("(void)mdh_qrem;");
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
+    if (!carriedOuterPw(p).empty()) {
+      // Point-wise dimensions before p: a running value per index combination of theirs,
+      // in mdh_sums (this line's block), each the left fold in ascending order that the
+      // per-cell kernel computes, folded over those dimensions in canonical order.
+      open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+      foldCarried(0, x, p, "0");
+      storeOut(outCoords("c"), "v0");
+      close();
+      close();
+      endKernel();
+      k.launches.push_back({name + "_canon", fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
+      return;
+    }
     for (size_t d = 0; d < p; ++d) line(fmt::format("const int64_t i{0} = c{0};", d));
     line(fmt::format("{} mdh_carry;", E));
     open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
@@ -349,6 +379,34 @@ private:
     endKernel();
     k.launches.push_back({name + "_canon",
                           fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
+  }
+  /// v<d> for dims d..D-1 of the line kernel at c<p>, for d <= p: concatenations take the
+  /// cell's index, point-wise dimensions loop in ascending order, and at p the running value
+  /// mdh_sums[q * carries + k] (k: the index combination of the point-wise dimensions before
+  /// p) is extended by this element's inner fold.
+  void foldCarried(size_t d, const std::vector<std::string> &x, size_t p, const std::string &k) {
+    if (d > p) return fold(d, x);
+    const auto &cop = P.ops[d];
+    if (d == p) {
+      line(fmt::format("const int64_t i{0} = c{0};", d));
+      fold(d + 1, x);
+      const std::string slot = fmt::format("mdh_sums[q * ({}) + {}]", carriesPerLine(p), k);
+      line(fmt::format("if (c{0} == 0) {1} = v{2}; else {1} = {3};", d, slot, d + 1, applyBinary(cop.op, slot, fmt::format("v{}", d + 1), dia)));
+      line(fmt::format("const {} v{} = {};", E, d, slot));
+      return;
+    }
+    if (cop.kind == hl::CombineOperator::Kind::Concat) {
+      line(fmt::format("const int64_t i{} = c{};", d, d));
+      foldCarried(d + 1, x, p, k);
+      line(fmt::format("const {} v{} = v{};", E, d, d + 1));
+      return;
+    }
+    line(fmt::format("{} v{};", E, d));
+    open(fmt::format("for (int64_t i{0} = 0; i{0} < {1}; ++i{0})", d, N(d)));
+    foldCarried(d + 1, x, p, k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d));
+    line(fmt::format("if (i{} == 0) v{} = v{}; else v{} = {};", d, d, d + 1, d,
+                     applyBinary(cop.op, fmt::format("v{}", d), fmt::format("v{}", d + 1), dia)));
+    close();
   }
   void fold(size_t d, const std::vector<std::string> &x) {
     if (d == D) {
