@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev                    # configurations, tuning database, LSP
   libedit-dev                           # REPL line editing
   llvm-14-tools clang-14 libclang-rt-14-dev  # FileCheck golden tests, libFuzzer
+  libomp-14-dev                         # generated OpenMP code built by Clang too (tests/cli)
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd  # OpenCL backend on the CPU
   python3-numpy                         # independent references in tests
   python3-pexpect tmux                  # interpreter REPL tests on a terminal

@@ -85,15 +85,9 @@ public:
   }
 
 private:
-  /// The flags the generated C++ is built with.  GCC's predictive commoning
-  /// (on at -O3) keeps values that a register tile's rows read again in a
-  /// later reduction step (a convolution's overlapping input windows, rows
-  /// along q at stride 2 with s) in registers, and with the accumulators
-  /// already holding most of them it spills them all: 12 rows of a ResNet-50
-  /// first-layer tile ran 1.6x slower.  Without it no other benchmark
-  /// workload's hot loop changes.
+  /// The flags the generated C++ is built with (GCC's or Clang's spelling).
   static std::string buildFlags(bool strictFp) {
-    return fmt::format("-O3 -march=native -fopenmp -ffp-contract={} -fno-fast-math -fno-predictive-commoning", strictFp ? "off" : "fast");
+    return fmt::format("-O3 -march=native -fopenmp -ffp-contract={} -fno-fast-math", strictFp ? "off" : "fast");
   }
 
   const Lowered &L;
@@ -1056,7 +1050,8 @@ static inline void mdh_stream_fence() {
   /// access in applyF()'s order ("" where the access keeps its full index
   /// expression).
   template <class Wanted>
-  std::vector<std::string> declareBasePointers(const std::vector<std::string> &x0, const char *prefix, Wanted wanted) {
+  std::vector<std::string> declareBasePointers(const std::vector<std::string> &x0, const char *prefix, Wanted wanted,
+                                               bool opaque = false) {
     std::vector<std::string> bases;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
@@ -1065,15 +1060,31 @@ static inline void mdh_stream_fence() {
           continue;
         }
         bases.push_back(fmt::format("{}{}", prefix, bases.size()));
-        line(fmt::format("const {} *const {} = &{};", cType(b.elem), bases.back(), inputLoad(b, a, x0)));
+        line(fmt::format(opaque && windowsOverlap(a) ? "const {} *const {} = mdh_opaque(&{});" : "const {} *const {} = &{};",
+                         cType(b.elem), bases.back(), inputLoad(b, a, x0)));
       }
     return bases;
+  }
+
+  /// Whether rows of the register tile read, at a later reduction step, what
+  /// other rows read before: a row dimension and a reduced dimension move the
+  /// same index component of access `a` (a convolution's window, 2q + s).
+  /// Only then can GCC's predictive commoning relate the steps' reads, so only
+  /// then does the tile's base pointer go through mdh_opaque (elsewhere the
+  /// asm would only cost a register copy per step).
+  bool windowsOverlap(const hl::Access &a) const {
+    for (const auto &dim : a.dims)
+      for (size_t d = 0; d < D; ++d)
+        if (clampsRows(d) && dim.coeff(d) != 0)
+          for (size_t e = 0; e < D; ++e)
+            if (isRed(e) && dim.coeff(e) != 0) return true;
+    return false;
   }
 
   /// Element reads of the register tile through per-access base pointers,
   /// for every access read as whole vectors or broadcast.
   std::vector<std::string> declareTilePointers(const std::vector<std::string> &x0) {
-    return declareBasePointers(x0, "mdh_p", [&](const hl::Buffer &b, const hl::Access &a) { return laneStride(b, a) >= 0; });
+    return declareBasePointers(x0, "mdh_p", [&](const hl::Buffer &b, const hl::Access &a) { return laneStride(b, a) >= 0; }, true);
   }
 
   /// The element of access `a` at element offsets `j` from the tile's first

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The generated OpenMP code built by Clang (MDH_CXX=clang++-14) instead of
+# GCC: `mdhc run` must accept the emitted flags and helpers (GCC-only flags
+# once broke it) and compute what `mdhi run` computes.  Integer programs, so
+# the outputs are compared byte for byte: a convolution whose register tile's
+# rows read overlapping windows (the mdh_opaque path, with a remainder tile)
+# and a matrix product at prime sizes.  Exit 77 (skipped) when Clang or its
+# OpenMP runtime is missing.
+set -euo pipefail
+mdhc=$1 mdhi=$2 root=$3
+cxx=clang++-14
+command -v "$cxx" > /dev/null || { echo "skipped: $cxx not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo '#include <omp.h>' > "$tmp/omp.cpp"
+"$cxx" -fopenmp -fsyntax-only "$tmp/omp.cpp" 2> /dev/null || { echo "skipped: no OpenMP for $cxx (libomp-14-dev)"; exit 77; }
+run_both() { # FILE ENTRY SET CONFIG OUTPUT
+  local cfg=()
+  [ -n "$4" ] && cfg=(--config "$4")
+  MDH_CXX=$cxx "$mdhc" run -q "$1" --entry "$2" --set "$3" "${cfg[@]}" --seed 7 --out "$5=$tmp/clang.npy" > /dev/null
+  "$mdhi" run -q "$1" --entry "$2" --set "$3" --seed 7 --out "$5=$tmp/ref.npy" > /dev/null
+  cmp -s "$tmp/clang.npy" "$tmp/ref.npy" || { echo "FAIL: $2 $3 built by $cxx differs from mdhi"; exit 1; }
+  echo "ok: $2 $3 built by $cxx"
+}
+run_both "$root/examples/mcc.mdh" mcc T=i32,N=1,P=5,Q=23,K=32,R=3,S=3,C=3 \
+  '{"levels":[{"layer":"COR","tile":[1,5,23,32,3,3,3]},{"layer":"L2","tile":[1,5,23,32,3,3,3]},{"layer":"RM","tile":[1,1,12,32,1,1,3]}],"simd_dim":3}' O
+grep -q "mdh_opaque(&" <("$mdhc" --emit=code "$root/examples/mcc.mdh" --entry mcc --set T=i32,N=1,P=5,Q=23,K=32,R=3,S=3,C=3 \
+  --config '{"levels":[{"layer":"COR","tile":[1,5,23,32,3,3,3]},{"layer":"L2","tile":[1,5,23,32,3,3,3]},{"layer":"RM","tile":[1,1,12,32,1,1,3]}],"simd_dim":3}') \
+  || { echo "FAIL: the convolution's tile does not take the mdh_opaque path"; exit 1; }
+run_both "$root/examples/matmul.mdh" matmul T=i32,I=37,J=41,K=29 "" C
