@@ -83,9 +83,9 @@ public:
   /// concatenated dimension d other than the vector one with more than one
   /// row at the last level, and each other such dimension e, d's rows go to
   /// e (times e's, within e's enclosing tile) and d keeps one.  A
-  /// convolution's rows along q read overlapping input windows that rows
-  /// along p do not; tile steps alone reach that shape only through slower
-  /// ones.
+  /// convolution's cache block may hold 8 rows along p but all of q: rows
+  /// moved to q can then grow to the 12 that run fastest, a shape that tile
+  /// steps alone reach only through slower ones.
   std::vector<ll::Config> rowMoves(const ll::Config &from) const;
   /// Register-tile variants of start() that a search measures first (CPU,
   /// levels not pinned): the tile's rows all along one concatenated
