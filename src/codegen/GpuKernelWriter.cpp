@@ -353,77 +353,51 @@ private:
     line("(void)mdh_qrem;");
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
-    if (!carriedOuterPw(p).empty()) {
-      // Point-wise dimensions before p: a running value per index combination of theirs,
-      // in mdh_sums (this line's block), each the left fold in ascending order that the
-      // per-cell kernel computes, folded over those dimensions in canonical order.
-      open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
-      foldCarried(0, x, p, "0");
-      storeOut(outCoords("c"), "v0");
-      close();
-      close();
-      endKernel();
-      k.launches.push_back({name + "_canon", fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
-      return;
-    }
-    for (size_t d = 0; d < p; ++d) line(fmt::format("const int64_t i{0} = c{0};", d));
-    line(fmt::format("{} mdh_carry;", E));
+    // Only concatenations before p: one running value, private to the work-item; point-wise
+    // dimensions before it: one per index combination of theirs, in mdh_sums (this line's
+    // block), each the left fold in ascending order that the per-cell kernel computes.
+    if (carriedOuterPw(p).empty()) line(fmt::format("{} mdh_carry;", E));
     open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
-    line(fmt::format("const int64_t i{0} = c{0};", p));
-    fold(p + 1, x);
-    line(fmt::format("if (c{0} == 0) mdh_carry = v{1}; else mdh_carry = {2};", p, p + 1,
-                     applyBinary(P.ops[p].op, "mdh_carry", fmt::format("v{}", p + 1), dia)));
-    storeOut(outCoords("c"), "mdh_carry");
+    fold(0, x, p, "0");
+    storeOut(outCoords("c"), "v0");
     close();
     close();
     endKernel();
     k.launches.push_back({name + "_canon",
                           fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
   }
-  /// v<d> for dims d..D-1 of the line kernel at c<p>, for d <= p: concatenations take the
-  /// cell's index, point-wise dimensions loop in ascending order, and at p the running value
-  /// mdh_sums[q * carries + k] (k: the index combination of the point-wise dimensions before
-  /// p) is extended by this element's inner fold.
-  void foldCarried(size_t d, const std::vector<std::string> &x, size_t p, const std::string &k) {
-    if (d > p) return fold(d, x);
+  /// v<d> = the part of Def. 9 for dims d..D-1.  With `carried` = p (canonLineKernel), the
+  /// fold does not start over at each c<p>: dimension p extends the running value of the
+  /// index combination `k` of the point-wise dimensions before it (mdh_carry when there are
+  /// none, else mdh_sums[q * carries + k]) by this element's inner fold.
+  void fold(size_t d, const std::vector<std::string> &x, std::optional<size_t> carried = std::nullopt,
+            const std::string &k = "0") {
+    if (d == D) {
+      line(fmt::format("const {} v{} = {};", E, d, applyF(x)));
+      return;
+    }
     const auto &cop = P.ops[d];
-    if (d == p) {
+    if (carried && d == *carried) {
       line(fmt::format("const int64_t i{0} = c{0};", d));
       fold(d + 1, x);
-      const std::string slot = fmt::format("mdh_sums[q * ({}) + {}]", carriesPerLine(p), k);
+      const std::string slot =
+          carriedOuterPw(d).empty() ? "mdh_carry" : fmt::format("mdh_sums[q * ({}) + {}]", carriesPerLine(d), k);
       line(fmt::format("if (c{0} == 0) {1} = v{2}; else {1} = {3};", d, slot, d + 1, applyBinary(cop.op, slot, fmt::format("v{}", d + 1), dia)));
       line(fmt::format("const {} v{} = {};", E, d, slot));
       return;
     }
     if (cop.kind == hl::CombineOperator::Kind::Concat) {
       line(fmt::format("const int64_t i{} = c{};", d, d));
-      foldCarried(d + 1, x, p, k);
-      line(fmt::format("const {} v{} = v{};", E, d, d + 1));
-      return;
-    }
-    line(fmt::format("{} v{};", E, d));
-    open(fmt::format("for (int64_t i{0} = 0; i{0} < {1}; ++i{0})", d, N(d)));
-    foldCarried(d + 1, x, p, k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d));
-    line(fmt::format("if (i{} == 0) v{} = v{}; else v{} = {};", d, d, d + 1, d,
-                     applyBinary(cop.op, fmt::format("v{}", d), fmt::format("v{}", d + 1), dia)));
-    close();
-  }
-  void fold(size_t d, const std::vector<std::string> &x) {
-    if (d == D) {
-      line(fmt::format("const {} v{} = {};", E, d, applyF(x)));
-      return;
-    }
-    const auto &cop = P.ops[d];
-    if (cop.kind == hl::CombineOperator::Kind::Concat) {
-      line(fmt::format("const int64_t i{} = c{};", d, d));
-      fold(d + 1, x);
+      fold(d + 1, x, carried, k);
       line(fmt::format("const {} v{} = v{};", E, d, d + 1));
       return;
     }
     line(fmt::format("{} v{};", E, d));
     std::string bound = cop.kind == hl::CombineOperator::Kind::PrefixSum ? fmt::format("i{} <= c{}", d, d) : fmt::format("i{} < {}", d, N(d));
     open(fmt::format("for (int64_t i{} = 0; {}; ++i{})", d, bound, d));
-    fold(d + 1, x);
+    // A point-wise dimension before the carried one selects the running value.
+    const bool selects = carried && d < *carried;
+    fold(d + 1, x, carried, !selects ? k : k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d));
     line(fmt::format("if (i{} == 0) v{} = v{}; else v{} = {};", d, d, d + 1, d,
                      applyBinary(cop.op, fmt::format("v{}", d), fmt::format("v{}", d + 1), dia)));
     close();

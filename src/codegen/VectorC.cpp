@@ -317,8 +317,9 @@ template <class V, class S> static inline V mdh_vload(const S *p) {
 // addresses of consecutive steps and keeps the values that rows read again a
 // step later (a convolution's overlapping input windows) in registers, which
 // spills the accumulators (12 rows along q of a ResNet-50 first-layer tile:
-// 1.005 ms against 0.62). The pointer is in a register anyway; the empty asm
-// costs nothing, and unlike -fno-predictive-commoning every compiler takes it.
+// 1.005 ms against 0.62). The empty asm costs at most a register copy per step
+// (the emitter uses it only where rows' windows overlap), and unlike
+// -fno-predictive-commoning every compiler takes it.
 template <class T> static inline const T *mdh_opaque(const T *p) {
 #if defined(__GNUC__)
   __asm__("" : "+r"(p));

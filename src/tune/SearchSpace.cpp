@@ -258,17 +258,26 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
   return start_;
 }
 
+std::vector<size_t> SearchSpace::rowDims(const ll::Config &c) const {
+  std::vector<size_t> dims;
+  if (gpu_ || c.levels.size() < 2 || c.simdDim < 0 || pins_.pinsLevels()) return dims;
+  const auto outer = enclosing(c, c.levels.size() - 1);
+  for (size_t d = 0; d < sizes_.size(); ++d)
+    if (int(d) != c.simdDim && prog_.ops[d].kind != hl::CombineOperator::Kind::PointWise && outer[d] > 1) dims.push_back(d);
+  return dims;
+}
+
 std::vector<ll::Config> SearchSpace::rowMoves(const ll::Config &from) const {
   std::vector<ll::Config> out;
-  if (gpu_ || from.levels.size() < 2 || from.simdDim < 0 || pins_.pinsLevels()) return out;
-  const size_t D = sizes_.size(), last = from.levels.size() - 1;
-  auto rowDim = [&](size_t d) { return int(d) != from.simdDim && prog_.ops[d].kind != hl::CombineOperator::Kind::PointWise; };
+  const std::vector<size_t> dims = rowDims(from);
+  if (dims.empty()) return out;
+  const size_t last = from.levels.size() - 1;
   const auto &rm = from.levels[last].tile;
   const auto outer = enclosing(from, last);
-  for (size_t d = 0; d < D; ++d) {
-    if (!rowDim(d) || rm[d] <= 1) continue;
-    for (size_t e = 0; e < D; ++e) {
-      if (e == d || !rowDim(e) || outer[e] <= 1) continue;
+  for (size_t d : dims) {
+    if (rm[d] <= 1) continue;
+    for (size_t e : dims) {
+      if (e == d) continue;
       ll::Config c = from;
       c.levels[last].tile[e] = std::min(outer[e], rm[d] * rm[e]);
       c.levels[last].tile[d] = 1;
@@ -280,21 +289,17 @@ std::vector<ll::Config> SearchSpace::rowMoves(const ll::Config &from) const {
 
 std::vector<ll::Config> SearchSpace::seeds() const {
   std::vector<ll::Config> out;
-  if (gpu_ || start_.levels.size() < 2 || start_.simdDim < 0 || pins_.pinsLevels()) return out;
-  const size_t D = sizes_.size(), last = start_.levels.size() - 1;
+  const std::vector<size_t> dims = rowDims(start_);
+  if (dims.empty()) return out;
+  const size_t last = start_.levels.size() - 1;
   const auto outer = enclosing(start_, last);
-  std::vector<size_t> rowDims;
   int64_t rows = 1;
-  for (size_t d = 0; d < D; ++d)
-    if (int(d) != start_.simdDim && prog_.ops[d].kind != hl::CombineOperator::Kind::PointWise && outer[d] > 1) {
-      rowDims.push_back(d);
-      rows *= start_.levels[last].tile[d];
-    }
+  for (size_t d : dims) rows *= start_.levels[last].tile[d];
   std::set<std::string> seen{configHash(start_)};
   for (int64_t r : {rows, INT64_C(12), INT64_C(6), INT64_C(16), INT64_C(4)})
-    for (size_t d : rowDims) {
+    for (size_t d : dims) {
       ll::Config c = start_;
-      for (size_t e : rowDims) c.levels[last].tile[e] = 1;
+      for (size_t e : dims) c.levels[last].tile[e] = 1;
       c.levels[last].tile[d] = std::min(r, outer[d]);
       c = normalise(c);
       if (out.size() < kMaxSeeds && admissible(c) && seen.insert(configHash(c)).second) out.push_back(std::move(c));

@@ -98,6 +98,10 @@ public:
   std::vector<ll::Config> seeds() const;
 
 private:
+  /// The dimensions a CPU register tile of `c` may have rows along: concatenated (not
+  /// point-wise), not the vector dimension, more than one element in the enclosing tile;
+  /// none when levels are pinned.
+  std::vector<size_t> rowDims(const ll::Config &c) const;
   /// Clamps deeper levels to their enclosing tiles, applies the pins.
   ll::Config normalise(ll::Config c) const;
   std::vector<int64_t> enclosing(const ll::Config &c, size_t level) const;

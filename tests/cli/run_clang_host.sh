@@ -22,9 +22,9 @@ run_both() { # FILE ENTRY SET CONFIG OUTPUT
   cmp -s "$tmp/clang.npy" "$tmp/ref.npy" || { echo "FAIL: $2 $3 built by $cxx differs from mdhi"; exit 1; }
   echo "ok: $2 $3 built by $cxx"
 }
-run_both "$root/examples/mcc.mdh" mcc T=i32,N=1,P=5,Q=23,K=32,R=3,S=3,C=3 \
-  '{"levels":[{"layer":"COR","tile":[1,5,23,32,3,3,3]},{"layer":"L2","tile":[1,5,23,32,3,3,3]},{"layer":"RM","tile":[1,1,12,32,1,1,3]}],"simd_dim":3}' O
-grep -q "mdh_opaque(&" <("$mdhc" --emit=code "$root/examples/mcc.mdh" --entry mcc --set T=i32,N=1,P=5,Q=23,K=32,R=3,S=3,C=3 \
-  --config '{"levels":[{"layer":"COR","tile":[1,5,23,32,3,3,3]},{"layer":"L2","tile":[1,5,23,32,3,3,3]},{"layer":"RM","tile":[1,1,12,32,1,1,3]}],"simd_dim":3}') \
+conv_set=T=i32,N=1,P=5,Q=23,K=32,R=3,S=3,C=3
+conv_rows_along_q='{"levels":[{"layer":"COR","tile":[1,5,23,32,3,3,3]},{"layer":"L2","tile":[1,5,23,32,3,3,3]},{"layer":"RM","tile":[1,1,12,32,1,1,3]}],"simd_dim":3}'
+run_both "$root/examples/mcc.mdh" mcc "$conv_set" "$conv_rows_along_q" O
+grep -q "mdh_opaque(&" <("$mdhc" --emit=code "$root/examples/mcc.mdh" --entry mcc --set "$conv_set" --config "$conv_rows_along_q") \
   || { echo "FAIL: the convolution's tile does not take the mdh_opaque path"; exit 1; }
 run_both "$root/examples/matmul.mdh" matmul T=i32,I=37,J=41,K=29 "" C
