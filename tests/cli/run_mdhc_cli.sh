@@ -237,6 +237,13 @@ timeout 60 $mdhc check "$tmp/imp/m.mdh" 2> "$tmp/err"; rc=$?
   { head -c 2000 "$tmp/err"; fail "an import of /dev/zero exited $rc without saying why"; }
 timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
+# A typo in a 200000-letter name is suggested in linear time (the edit distance is banded), not
+# quadratic (about 150 s before): the suggestion is found, and the check ends well inside 20 s.
+long=$(head -c 200000 /dev/zero | tr '\0' x)
+printf 'fn f(%s: f32) -> f32 = %sy;\n' "$long" "${long:1}" > "$tmp/long.mdh"
+timeout 20 $mdhc check "$tmp/long.mdh" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "error\[E0314\]" "$tmp/err" && grep -q "did you mean \`x" "$tmp/err" ||
+  { head -c 600 "$tmp/err"; fail "a typo in a long name exited $rc without E0314 and its suggestion"; }
 # Bool data other than 0 and 1 is refused by `mdhc run` too.
 printf 'fn f(b: bool) -> bool = !b;\nmdh m = out_view<bool>( O: (i) -> (i) ) o md_hom<2>( f, (++) ) o inp_view<bool>( I: (i) -> (i) );\n' > "$tmp/bools.mdh"
 $mdhi run "$tmp/bools.mdh" --entry m -q --seed 3 --out O="$tmp/b.npy" || fail "no bool file"
