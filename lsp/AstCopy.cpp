@@ -190,6 +190,7 @@ std::unique_ptr<ast::Decl> copyDecl(const ast::Decl &d, const RangeShift &s) {
     if (f.result) o->result = copy(*f.result, s);
     o->exprBody = f.exprBody;
     o->bodyMissing = f.bodyMissing;
+    o->bodyDamaged = f.bodyDamaged;
     o->body = copy(f.body, s);
     return o;
   }

@@ -105,6 +105,7 @@ std::unique_ptr<ast::Module> IncrementalParser::parse(const SourceManager &sm, F
   // loop's entry), so its recovery and messages are the same.
   std::unique_ptr<ast::Module> tail;
   std::vector<Diagnostic> tailDiags;
+  uint32_t tailGivenUpAt = UINT32_MAX;
   size_t reuse = firstBroken;
   if (firstBroken < items.size()) {
     if (firstBroken == 0) return full();
@@ -129,11 +130,13 @@ std::unique_ptr<ast::Module> IncrementalParser::parse(const SourceManager &sm, F
       tailDiags.push_back(std::move(moved));
     }
     stats_.tailFrom = from;
+    if (tail->givenUpAt != UINT32_MAX) tailGivenUpAt = tail->givenUpAt + from;
   }
 
   // Assemble: the items' (and the tail's) imports, declarations and comments, moved into place.
   auto mod = std::make_unique<ast::Module>();
   mod->file = id;
+  mod->givenUpAt = tailGivenUpAt;
   auto append = [&](const ast::Module &m, uint32_t at) {
     RangeShift shift{id, int64_t(at)};
     for (const auto &[isImport, i] : m.order) {

@@ -221,6 +221,9 @@ struct FnDecl : Decl {
   /// A syntax error cut the declaration off before its body (`fn f(` at the
   /// end of a file): sema says nothing about the missing body or result.
   bool bodyMissing = false;
+  /// A syntax error inside the body (an unclosed `{`, a broken statement): what
+  /// recovery kept is checked for names and types, not for flow (E0306, W0301).
+  bool bodyDamaged = false;
   std::vector<StmtPtr> body;
   bool hasAttribute(const std::string &a) const;
 };
@@ -269,6 +272,9 @@ struct Module {
   std::vector<Comment> comments; ///< every comment, in source order
   /// Order of imports and decls as written: (isImport, index).
   std::vector<std::pair<bool, size_t>> order;
+  /// Where the parser gave up on the file (E0009): nothing at or after this
+  /// code point is reported, by the parser or by sema.
+  uint32_t givenUpAt = UINT32_MAX;
 };
 
 } // namespace mdh::ast

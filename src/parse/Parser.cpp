@@ -75,8 +75,10 @@ public:
       if (quietUntil_ > tok->getStartIndex()) damaged_.push_back({tok->getStartIndex(), quietUntil_});
     }
     if (++count_ > max_) {
-      if (count_ == max_ + 1)
+      if (count_ == max_ + 1) {
         diags_.error("E0009", range(tok), "too many syntax errors; giving up on this file");
+        givenUpAt_ = range(tok).begin;
+      }
       return;
     }
     if (!tok) { // lexer errors cannot happen (ERROR_CHAR catches all), but be safe
@@ -146,7 +148,33 @@ public:
         tok->getType() != antlr4::Token::EOF)
       hint = "a `;` may be missing before this";
     (void)msg;
+    // A block left open shows up only where the next declaration (or the end of the
+    // file) begins, often far below the `{`: point at the `{` too.
+    antlr4::Token *open = nullptr;
+    if (has("`}`") && tokenStream && (tok->getType() == antlr4::Token::EOF || beginsDeclaration(tok)))
+      open = unclosedBrace(tokenStream, tok);
+    if (open && hint.empty()) hint = "add `}` to close the block";
     diags_.error("E0001", r, message, hint);
+    if (open) diags_.note(range(open), "this `{` is not closed");
+  }
+
+  static bool beginsDeclaration(antlr4::Token *t) {
+    const std::string w = t->getText();
+    return t->getType() != P::ID &&
+           (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@");
+  }
+
+  /// The innermost `{` before `tok` that no `}` closes.
+  static antlr4::Token *unclosedBrace(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    std::vector<antlr4::Token *> open;
+    const size_t end = std::min(tok->getTokenIndex(), ts->size());
+    for (size_t i = 0; i < end; ++i) {
+      antlr4::Token *t = ts->get(i);
+      if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+      if (t->getText() == "{") open.push_back(t);
+      else if (t->getText() == "}" && !open.empty()) open.pop_back();
+    }
+    return open.empty() ? nullptr : open.back();
   }
 
   /// Where the statement or declaration holding `tok` ends: just after the next `;`
@@ -159,9 +187,7 @@ public:
       if (t->getType() == antlr4::Token::EOF) return t->getStartIndex();
       if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
       const std::string w = t->getText();
-      if (depth <= 0 && t->getType() != P::ID &&
-          (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@"))
-        return t->getStartIndex();
+      if (depth <= 0 && beginsDeclaration(t)) return t->getStartIndex();
       if (w == "(" || w == "[" || w == "{") ++depth;
       else if (w == ")" || w == "]" || w == "}") --depth;
       else if (w == ";" && depth <= 0) return t->getStopIndex() + 1;
@@ -250,6 +276,8 @@ public:
     return {file_, uint32_t(b), uint32_t(std::max(b, e) + 1)};
   }
   int count() const { return count_; }
+  /// Where E0009 gave up on the file (UINT32_MAX: it did not).
+  uint32_t givenUpAt() const { return givenUpAt_; }
 
 private:
   static constexpr size_t kInvalidIndex = ~size_t(0);
@@ -259,18 +287,20 @@ private:
   int count_ = 0;
   size_t lastStart_ = ~size_t(0), lastType_ = 0;
   size_t quietUntil_ = 0;
+  uint32_t givenUpAt_ = UINT32_MAX;
   std::vector<std::pair<size_t, size_t>> damaged_;
 };
 
 class Builder {
 public:
   Builder(FileId file, DiagnosticEngine &d, antlr4::CommonTokenStream &tokens,
-          const std::vector<std::pair<size_t, size_t>> &damaged)
-      : file_(file), diags_(d), tokens_(tokens), damaged_(damaged) {}
+          const std::vector<std::pair<size_t, size_t>> &damaged, uint32_t givenUpAt)
+      : file_(file), diags_(d), tokens_(tokens), damaged_(damaged), givenUpAt_(givenUpAt) {}
 
   std::unique_ptr<ast::Module> build(P::ModuleContext *m) {
     auto mod = std::make_unique<ast::Module>();
     mod->file = file_;
+    mod->givenUpAt = givenUpAt_;
     collectComments(*mod);
     if (!m) return mod;
     for (auto *top : m->topLevel()) {
@@ -278,6 +308,13 @@ public:
       if (auto *imp = top->importDecl()) {
         ast::Import i;
         i.range = range(imp);
+        // A syntax error inside the module name leaves a name the user did not write
+        // (`import 54_x;` kept `_x`): looking for it would only add a made-up E0101.
+        // (A missing `;` after a good name is found at the next word: the name stands.)
+        if (!imp->ident().empty()) {
+          SourceRange name = range(imp->ident().back());
+          if (damagedWithin({file_, i.range.begin, name.end})) continue;
+        }
         for (auto *id : imp->ident()) i.path.push_back(ident(id));
         mod->order.push_back({true, mod->imports.size()});
         mod->imports.push_back(std::move(i));
@@ -297,7 +334,23 @@ private:
   DiagnosticEngine &diags_;
   antlr4::CommonTokenStream &tokens_;
   const std::vector<std::pair<size_t, size_t>> &damaged_; ///< ErrorListener::damaged()
+  uint32_t givenUpAt_;                                     ///< ErrorListener::givenUpAt()
   bool reportedDepth_ = false;
+
+  /// The builder's own errors, but none where the parser gave up on the file.
+  template <class... Args> void error(const char *code, SourceRange r, Args &&...args) {
+    if (r.begin < givenUpAt_) diags_.error(code, r, std::forward<Args>(args)...);
+  }
+
+  /// Whether ANTLR's recovery left an error node (a skipped or made-up token) in `t`.
+  static bool treeHasError(antlr4::tree::ParseTree *t) {
+    if (!t) return false;
+    if (dynamic_cast<antlr4::tree::ErrorNode *>(t)) return true;
+    if (auto *ctx = dynamic_cast<antlr4::ParserRuleContext *>(t); ctx && ctx->exception) return true;
+    for (auto *c : t->children)
+      if (treeHasError(c)) return true;
+    return false;
+  }
 
   bool damagedWithin(const SourceRange &r) const {
     for (const auto &[b, e] : damaged_)
@@ -419,6 +472,7 @@ private:
     if (c->typeRef()) fn->result = typeRef(c->typeRef());
     if (c->block()) {
       fn->body = block(c->block());
+      fn->bodyDamaged = damagedWithin(fn->range) || treeHasError(c->block());
     } else if (c->expr()) {
       fn->exprBody = true;
       auto ret = std::make_unique<ast::Stmt>();
@@ -483,7 +537,7 @@ private:
       if (op->ident()) {
         ast::Ident id = ident(op->ident());
         if (!id.empty() && id.name != "o" && !inDamagedRegion(r))
-          diags_.error("E0004", r, fmt::format("expected the composition operator `o` or `∘`, found `{}`", id.name),
+          error("E0004", r, fmt::format("expected the composition operator `o` or `∘`, found `{}`", id.name),
                        "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
       }
     }
@@ -565,7 +619,7 @@ private:
     errno = 0;
     unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
     if (errno == ERANGE || v >= (1ull << 62)) {
-      diags_.error("E0005", range(n), fmt::format("size `{}` is too large", text), "sizes must be below 2^62");
+      error("E0005", range(n), fmt::format("size `{}` is too large", text), "sizes must be below 2^62");
       return 1;
     }
     return int64_t(v);
@@ -639,7 +693,7 @@ private:
       if (op.name.name == "pw") op.kind = ast::CombineOp::Kind::PointWise;
       else if (op.name.name == "ps") op.kind = ast::CombineOp::Kind::PrefixSum;
       else if (!op.name.empty())
-        diags_.error("E0006", op.name.range,
+        error("E0006", op.name.range,
                      fmt::format("unknown combine-operator builder `{}`", op.name.name),
                      "use `pw(op)` for point-wise combination or `ps(op)` for a prefix sum");
     } else if (auto *s = dynamic_cast<P::SymbolOpContext *>(c)) {
@@ -727,7 +781,7 @@ private:
   void reportTooDeep(SourceRange r, const char *hint) {
     if (reportedDepth_) return;
     reportedDepth_ = true;
-    diags_.error("E0008", r, "expression is nested too deeply", hint);
+    error("E0008", r, "expression is nested too deeply", hint);
   }
 
   ast::ExprPtr errorExpr(SourceRange r) {
@@ -796,7 +850,7 @@ private:
       unsigned long long v = std::strtoull(e->text.c_str(), nullptr, 10);
       if (errno == ERANGE) {
         e->intOverflow = true;
-        diags_.error("E0007", e->range, fmt::format("integer literal `{}` does not fit in 64 bits", e->text));
+        error("E0007", e->range, fmt::format("integer literal `{}` does not fit in 64 bits", e->text));
       }
       e->intValue = v;
     } else if (auto *fl = dynamic_cast<P::FloatExprContext *>(c)) {
@@ -869,7 +923,7 @@ std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, D
       }
     }
   }
-  Builder builder(file, diags, tokens, listener.damaged());
+  Builder builder(file, diags, tokens, listener.damaged(), listener.givenUpAt());
   return builder.build(tree);
 }
 

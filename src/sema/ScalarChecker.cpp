@@ -110,7 +110,9 @@ public:
     }
     resultKnown = declaredResult || !fn.exprBody;
     out.body = block(fn.body);
-    if (!fn.body.empty() && !returns(fn.body)) {
+    if (fn.bodyDamaged) {
+      // Recovery decided where the blocks end: flow errors would describe its guess.
+    } else if (!fn.body.empty() && !returns(fn.body)) {
       I.error("E0306", fn.name.range, fmt::format("function `{}` may end without returning a value", fn.name.name),
               "make every path end in `return`");
     } else if (fn.body.empty() && !fn.name.empty() && !fn.bodyMissing) {
@@ -175,7 +177,7 @@ private:
     bool returned = false;
     for (const auto &s : body) {
       if (!s) continue;
-      if (returned) {
+      if (returned && !fn.bodyDamaged) {
         I.warning("W0301", s->range, "unreachable statement after `return`", "remove it");
         returned = false; // warn once per block
       }
@@ -359,7 +361,7 @@ private:
         std::vector<std::string> cands = visibleNames();
         I.error("E0314", e.range, fmt::format("unknown name `{}`", e.name.name),
                 withFallback(I.didYouMean(e.name.name, cands),
-                             "a name here is a parameter, a `let`, a size or a global constant; declare it first"));
+                             "a name here is a parameter or a `let` of this function; declare it first"));
         return errorExpr(e.range);
       }
       auto x = make(SExpr::Kind::Local, out.localTypes[slot], e.range);

@@ -12,7 +12,13 @@
 namespace mdh {
 
 // ---- diagnostics ----------------------------------------------------------------------------
+bool Sema::Impl::givenUp(const SourceRange &r) const {
+  auto it = givenUpAt.find(r.file);
+  return it != givenUpAt.end() && r.begin >= it->second;
+}
+
 void Sema::Impl::error(const char *code, SourceRange r, std::string msg, std::string hint) {
+  if (givenUp(r)) return void(lastReported = false);
   auto key = std::make_tuple(std::string(code), r.file, r.begin, r.end, msg);
   lastReported = reported.insert(key).second;
   if (!lastReported) return;
@@ -20,6 +26,7 @@ void Sema::Impl::error(const char *code, SourceRange r, std::string msg, std::st
 }
 
 void Sema::Impl::warning(const char *code, SourceRange r, std::string msg, std::string hint) {
+  if (givenUp(r)) return void(lastReported = false);
   auto key = std::make_tuple(std::string(code), r.file, r.begin, r.end, msg);
   lastReported = reported.insert(key).second;
   if (!lastReported) return;
@@ -96,6 +103,7 @@ const char *declKindName(ast::Decl::Kind k) {
 
 void Sema::addModule(const ast::Module &m) {
   auto &I = *impl_;
+  if (m.givenUpAt != UINT32_MAX) I.givenUpAt[m.file] = m.givenUpAt;
   for (const auto &d : m.decls) {
     if (d->name.empty()) continue;
     if (!primitiveByName(d->name.name).isError()) {

@@ -43,10 +43,13 @@ struct Sema::Impl {
   std::set<std::set<const ast::Decl *>> reportedCycles; ///< alias cycles reported (E0610 once each)
   std::set<const ast::Decl *> inAliasCycle;           ///< members of those cycles (no note chains)
   std::set<std::string> rejectedNames;                ///< declarations refused by addModule (E0204, E0222)
+  std::map<FileId, uint32_t> givenUpAt;               ///< files the parser gave up on (E0009), and where
 
   Impl(const SourceManager &s, DiagnosticEngine &d) : sm(s), diags(d) {}
 
   // ---- diagnostics --------------------------------------------------------------------
+  /// Whether `r` lies where the parser gave up on its file (E0009): not reported.
+  bool givenUp(const SourceRange &r) const;
   void error(const char *code, SourceRange r, std::string msg, std::string hint = {});
   void warning(const char *code, SourceRange r, std::string msg, std::string hint = {});
   void note(SourceRange r, std::string msg);
