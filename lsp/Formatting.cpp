@@ -73,6 +73,10 @@ std::optional<std::vector<TextEdit>> computeFormatting(const std::string &path, 
     error = "not formatted because the file has syntax errors";
     return std::nullopt;
   }
+  if (outcome.status == FormatOutcome::Status::TooLarge) {
+    error = "not formatted: " + outcome.problem;
+    return std::nullopt;
+  }
   if (outcome.status == FormatOutcome::Status::NotReparsable) {
     error = "not formatted: the formatted text would not parse (a formatter bug): " + outcome.problem;
     return std::nullopt;

@@ -129,6 +129,11 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
       rc = 1;
       continue;
     }
+    if (outcome.status == FormatOutcome::Status::TooLarge) {
+      fmt::print(stderr, "{}: not formatted: {}\n", file, outcome.problem);
+      rc = 1;
+      continue;
+    }
     if (outcome.status == FormatOutcome::Status::NotReparsable) {
       fmt::print(stderr, "{}: not formatted: the formatted text would not parse (a formatter bug; please report it):\n{}",
                  file, outcome.problem);

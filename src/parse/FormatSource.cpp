@@ -6,6 +6,8 @@
 #include "ast/Printer.h"
 #include "parse/Parser.h"
 
+#include <fmt/format.h>
+
 namespace mdh {
 
 FormatOutcome formatSource(const SourceManager &sm, FileId file, DiagnosticEngine &diags) {
@@ -16,6 +18,14 @@ FormatOutcome formatSource(const SourceManager &sm, FileId file, DiagnosticEngin
   SourceManager again;
   DiagnosticEngine againDiags;
   const FileId id = again.addFile(sm.file(file).path(), formatted);
+  const size_t limit = ParseLimits{}.maxFileCodePoints, grown = again.file(id).codePoints().size();
+  if (grown > limit) {
+    out.status = FormatOutcome::Status::TooLarge;
+    out.problem = fmt::format("the formatted text would have {} characters, over the limit of {} (E0010); "
+                              "split the file into modules (`import`)",
+                              grown, limit);
+    return out;
+  }
   auto reparsed = parseModule(again, id, againDiags);
   if (!reparsed || againDiags.hasErrors()) {
     out.status = FormatOutcome::Status::NotReparsable;

@@ -244,6 +244,14 @@ printf 'fn f(%s: f32) -> f32 = %sy;\n' "$long" "${long:1}" > "$tmp/long.mdh"
 timeout 20 $mdhc check "$tmp/long.mdh" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0314\]" "$tmp/err" && grep -q "did you mean \`x" "$tmp/err" ||
   { head -c 600 "$tmp/err"; fail "a typo in a long name exited $rc without E0314 and its suggestion"; }
+# A file just under E0010's limit that formatting would take over it is left alone, and
+# says why (it was called "a formatter bug"); the file is unchanged.
+yes 'fn f(a:f32)->f32=a;' | head -n 200000 > "$tmp/near.mdh"
+cp "$tmp/near.mdh" "$tmp/near.orig"
+timeout 60 $mdhc fmt -i "$tmp/near.mdh" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "not formatted: the formatted text would have [0-9]* characters, over the limit of 4194304 (E0010)" "$tmp/err" &&
+  ! grep -q "formatter bug" "$tmp/err" || { cat "$tmp/err"; fail "fmt of a file near the size limit exited $rc"; }
+cmp -s "$tmp/near.mdh" "$tmp/near.orig" || fail "fmt -i changed a file it refused to format"
 # Bool data other than 0 and 1 is refused by `mdhc run` too.
 printf 'fn f(b: bool) -> bool = !b;\nmdh m = out_view<bool>( O: (i) -> (i) ) o md_hom<2>( f, (++) ) o inp_view<bool>( I: (i) -> (i) );\n' > "$tmp/bools.mdh"
 $mdhi run "$tmp/bools.mdh" --entry m -q --seed 3 --out O="$tmp/b.npy" || fail "no bool file"
