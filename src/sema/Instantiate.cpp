@@ -459,17 +459,21 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   // ---- views: buffers, element types and index functions -----------------------------------------
   bool viewsOk = true;
   bool badElementType = false;
+  bool emptyInputView = false; // E0619: f's parameter count has nothing to match (no E0629)
   auto buildView = [&](const ast::Stage &view, const Env &venv, std::vector<hl::Buffer> &out, bool isOutput) {
     std::set<std::string> names;
-    if (view.hasMetaArgs && view.metaArgs.size() != view.buffers.size()) {
+    if (view.buffers.empty()) {
+      // The one mistake: element types without buffers are not a second one (E0618).
+      error("E0619", view.range, fmt::format("{} has no buffers", isOutput ? "out_view" : "inp_view"),
+            fmt::format("name at least one buffer and its index function, e.g. `{}<f32>( {}: (i) -> (i) )`",
+                        isOutput ? "out_view" : "inp_view", isOutput ? "Out" : "A"));
+      ok = false;
+      if (!isOutput) emptyInputView = true;
+    } else if (view.hasMetaArgs && view.metaArgs.size() != view.buffers.size()) {
       error("E0618", view.range,
             fmt::format("{} has {} buffer{} but {} element type{}", isOutput ? "out_view" : "inp_view", view.buffers.size(),
                         view.buffers.size() == 1 ? "" : "s", view.metaArgs.size(), view.metaArgs.size() == 1 ? "" : "s"),
             "give one element type per buffer, in order");
-      ok = false;
-    }
-    if (view.buffers.empty()) {
-      error("E0619", view.range, fmt::format("{} has no buffers", isOutput ? "out_view" : "inp_view"));
       ok = false;
     }
     for (size_t b = 0; b < view.buffers.size(); ++b) {
@@ -640,7 +644,7 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
               fmt::format("declare all {} leading parameters `idx` (one per dimension of md_hom), or none", D));
         note(fr.range, "used here");
         ok = false;
-      } else if (fn->params.size() != nIn + offset) {
+      } else if (fn->params.size() != nIn + offset && !emptyInputView) {
         error("E0629", fr.range,
               fmt::format("scalar function `{}` takes {} parameter{}, but the input view has {} access{}{}", fn->name.name,
                           fn->params.size(), fn->params.size() == 1 ? "" : "s", nIn, nIn == 1 ? "" : "es",
