@@ -75,8 +75,16 @@ std::string renderSnippet(const SourceManager &sm, SourceRange r, const std::str
   if (e.line == b.line && e.column >= b.column) width = e.column - b.column + 1;
   if (caret > cps.size()) width = 1;
   else if (caret < last) width = uint32_t(std::min<size_t>(width, last - caret));
+  // Pad and underline by terminal cells, so carets stay under their text after
+  // wide characters (CJK, emoji in a comment) and combining marks.
   std::string pad(lead.size(), ' ');
-  for (size_t i = first; i < caret && i < last; ++i) pad += cps[i] == U'\t' ? '\t' : ' ';
+  for (size_t i = first; i < caret && i < last; ++i)
+    pad += cps[i] == U'\t' ? std::string(1, '\t') : std::string(size_t(displayWidth(cps[i])), ' ');
+  if (caret < last) {
+    uint32_t cells = 0;
+    for (size_t i = caret; i < caret + width; ++i) cells += uint32_t(displayWidth(cps[i]));
+    width = std::max<uint32_t>(1, cells);
+  }
   std::string out = fmt::format("{} |\n{} | {}\n{} | {}{}", gutter, b.line, line, gutter, pad,
                                 std::string(width, '^'));
   if (!label.empty()) out += " " + label;

@@ -83,4 +83,10 @@ template <class Text> size_t lineBreakLength(const Text &text, size_t i) {
 std::u32string decodeUtf8(std::string_view s);
 std::string encodeUtf8(std::u32string_view s);
 
+/// Terminal cells a code point takes, for lining carets up under source text:
+/// 2 for East Asian wide and fullwidth characters and emoji, 0 for combining
+/// marks, zero-width characters and variation selectors, 1 otherwise. (Columns in
+/// positions stay code points; only the drawing uses this.)
+int displayWidth(char32_t c);
+
 } // namespace mdh
