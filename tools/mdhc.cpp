@@ -114,9 +114,18 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
     std::string text, reason;
     const size_t maxCodePoints = ParseLimits{}.maxFileCodePoints;
     const BoundedRead read = readBoundedFile(file, sourceByteLimit(maxCodePoints), text, reason);
+    if (read == BoundedRead::Failed) {
+      // The same E0102 as `check` and `run` give (Compilation::addFile).
+      comp.addFile(file);
+      report(comp, c);
+      rc = 1;
+      continue;
+    }
     if (read != BoundedRead::Complete) {
-      fmt::print(stderr, "error: cannot read `{}`: {}\n", file,
-                 read == BoundedRead::Failed ? reason : fmt::format("it is larger than the limit of {} characters (E0010)", maxCodePoints));
+      comp.diags().error("E0010", {},
+                         fmt::format("`{}` is too large (the limit is {} characters)", file, maxCodePoints),
+                         "split it into modules and `import` them");
+      report(comp, c);
       rc = 1;
       continue;
     }

@@ -886,8 +886,10 @@ std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, D
                                          const ParseLimits &limits) {
   const SourceFile &src = sm.file(file);
   if (src.codePoints().size() > limits.maxFileCodePoints) {
-    diags.error("E0010", {file, 0, 0}, fmt::format("file is too large ({} characters; the limit is {})",
-                                                   src.codePoints().size(), limits.maxFileCodePoints));
+    diags.error("E0010", {file, 0, 0},
+                fmt::format("file is too large ({} characters; the limit is {})", src.codePoints().size(),
+                            limits.maxFileCodePoints),
+                "split it into modules and `import` them");
     auto m = std::make_unique<ast::Module>();
     m->file = file;
     return m;

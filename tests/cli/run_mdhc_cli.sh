@@ -237,6 +237,13 @@ timeout 60 $mdhc check "$tmp/imp/m.mdh" 2> "$tmp/err"; rc=$?
   { head -c 2000 "$tmp/err"; fail "an import of /dev/zero exited $rc without saying why"; }
 timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
+# `fmt` names an unreadable file with the same codes as `check` (E0102 with its help; E0010).
+$mdhc fmt "$tmp/nothere.mdh" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "error\[E0102\]: cannot read \`$tmp/nothere.mdh\`: No such file" "$tmp/err" && grep -q "help: check the path" "$tmp/err" ||
+  { cat "$tmp/err"; fail "fmt of a missing file exited $rc without E0102"; }
+timeout 60 $mdhc fmt /dev/zero 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "error\[E0010\]" "$tmp/err" && grep -q "help: split it into modules" "$tmp/err" ||
+  { head -c 2000 "$tmp/err"; fail "fmt /dev/zero exited $rc without E0010 and its help"; }
 # A typo in a 200000-letter name is suggested in linear time (the edit distance is banded), not
 # quadratic (about 150 s before): the suggestion is found, and the check ends well inside 20 s.
 long=$(head -c 200000 /dev/zero | tr '\0' x)
