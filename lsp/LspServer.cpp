@@ -82,7 +82,9 @@ void LspServer::handle(const json &msg) {
   const bool hasId = msg.contains("id");
   if (!msg.contains("method") || !msg["method"].is_string()) {
     if (!msg.contains("result") && !msg.contains("error")) // a response to us is fine; anything else is not
-      replyError(hasId ? msg["id"] : json(nullptr), ErrorCode::InvalidRequest, "missing `method`");
+      replyError(hasId ? msg["id"] : json(nullptr), ErrorCode::InvalidRequest,
+                 msg.contains("method") ? fmt::format("`method` must be a string, not {}", jsonKind(msg["method"]))
+                                        : std::string("missing `method`"));
     return;
   }
   const std::string method = msg["method"].get<std::string>();
@@ -100,6 +102,9 @@ void LspServer::handle(const json &msg) {
     try {
       if (!initialized_ && method != "initialize") {
         replyError(id, ErrorCode::ServerNotInitialized, "the server is not initialized");
+      } else if (initialized_ && method == "initialize") {
+        // LSP 3.17: initialize is sent once; the first one's answer stands.
+        replyError(id, ErrorCode::InvalidRequest, "the server is already initialized");
       } else if (shutdown_) {
         replyError(id, ErrorCode::InvalidRequest, "the server is shutting down");
       } else {
