@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <set>
 
 namespace mdh {
 namespace {
@@ -100,8 +102,10 @@ public:
       }
     }
     if (tok->getType() == P::ERROR_CHAR) {
+      const std::string spelled = asciiSpelling(tok->getText());
       diags_.error("E0002", r, fmt::format("stray character {} in program", strayCharacterName(tok->getText())),
-                   "remove it; identifiers are ASCII letters, digits and `_`");
+                   spelled.empty() ? "remove it; identifiers are ASCII letters, digits and `_`"
+                                   : fmt::format("operators are ASCII: write {}", spelled));
       return;
     }
     if (tok->getType() == P::UNTERMINATED_COMMENT) {
@@ -136,9 +140,16 @@ public:
     }
     if (auto *parser = dynamic_cast<antlr4::Parser *>(recognizer)) {
       std::string h = numberAfterDotHint(parser->getTokenStream(), tok);
+      if (h.empty()) h = lettersAfterNumberHint(parser->getTokenStream(), tok);
       if (!h.empty()) hint = h;
     }
     const std::string text = tok->getText();
+    if (expected.size() == 1 && has("identifier") && isKeyword(text))
+      hint = fmt::format("`{}` is a reserved word; choose another name", text);
+    else if (text == "∘" && !has("`∘`"))
+      hint = "`∘` (or `o`) composes the stages of an mdh declaration; in an expression, call functions: `f(g(x))`";
+    else if (tok->getType() == P::ARROW_ASCII && !has("`->`"))
+      hint = "`->` (or `↦`) belongs in an index function, `(i, j) -> (i)`, and before a result type";
     if (has("`∘`") && tok->getType() != P::ID && (text == "inp_view" || text == "out_view" || text == "md_hom")) {
       diags_.error("E0004", r, fmt::format("expected the composition operator `o` or `∘` before `{}`", text),
                    "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
@@ -156,6 +167,42 @@ public:
     if (open && hint.empty()) hint = "add `}` to close the block";
     diags_.error("E0001", r, message, hint);
     if (open) diags_.note(range(open), "this `{` is not closed");
+  }
+
+  static bool isKeyword(const std::string &w) {
+    static const std::set<std::string> keywords = {"import", "fn",      "record",   "combine", "view", "mdh",
+                                                   "md_hom", "inp_view", "out_view", "let",     "mut",  "if",
+                                                   "else",   "return",  "as",       "true",    "false"};
+    return keywords.count(w) > 0;
+  }
+
+  /// How to write a mathematical operator symbol in ASCII (empty: not one).
+  static std::string asciiSpelling(const std::string &utf8) {
+    static const std::map<std::string, std::string> ops = {
+        {"⊕", "`+` (or the combine operator `add`)"}, {"⊗", "`*` (or `mul`)"}, {"×", "`*`"}, {"·", "`*`"},
+        {"÷", "`/`"}, {"−", "`-`"}, {"≤", "`<=`"}, {"≥", "`>=`"}, {"≠", "`!=`"}, {"¬", "`!`"},
+        {"∧", "`&&`"}, {"∨", "`||`"}, {"⊙", "`*`"}};
+    auto it = ops.find(utf8);
+    return it == ops.end() ? "" : it->second;
+  }
+
+  /// `0x10` lexes as `0` then the name `x10`, `1e` as `1` then `e`: neither is a number.
+  static std::string lettersAfterNumberHint(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    if (!ts || tok->getType() != P::ID || tok->getTokenIndex() == size_t(-1) || tok->getTokenIndex() == 0) return {};
+    antlr4::Token *num = ts->get(tok->getTokenIndex() - 1);
+    if ((num->getType() != P::INT && num->getType() != P::FLOAT) || num->getStopIndex() + 1 != tok->getStartIndex())
+      return {};
+    const std::string n = num->getText(), w = tok->getText();
+    if (n == "0" && (w[0] == 'x' || w[0] == 'X')) {
+      const std::string digits = w.substr(1);
+      const bool hex = !digits.empty() && digits.size() <= 15 &&
+                       digits.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+      return hex ? fmt::format("there are no hexadecimal literals: write `{}`", std::stoull(digits, nullptr, 16))
+                 : "there are no hexadecimal literals: write the value in decimal";
+    }
+    if ((w[0] == 'e' || w[0] == 'E') && w.find_first_not_of("eE") == std::string::npos)
+      return fmt::format("an exponent needs digits: write `{}e0`, or `{}`", n, n);
+    return fmt::format("a number cannot be followed by letters: put an operator or a space between `{}` and `{}`", n, w);
   }
 
   static bool beginsDeclaration(antlr4::Token *t) {
