@@ -43,6 +43,9 @@ std::string sizesHint(const hl::Program &p, const std::string &name) {
 void requireAddressable(const std::vector<hl::Buffer> &buffers, const std::vector<std::vector<int64_t>> &shapes,
                         const std::map<std::string, int64_t> &runtimeSizes) {
   for (size_t i = 0; i < buffers.size(); ++i) {
+    // A negative extent is no size problem: every access of such a buffer is
+    // below 0, which requireAccessesInBuffers reports (E0906) with the index.
+    if (std::any_of(shapes[i].begin(), shapes[i].end(), [](int64_t e) { return e < 0; })) continue;
     if (bufferBytes(shapes[i], buffers[i].elem.size())) continue;
     std::vector<std::string> known;
     for (const auto &[name, value] : runtimeSizes) known.push_back(fmt::format("{} = {}", name, value));
@@ -154,6 +157,18 @@ ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, st
   requireAddressable(p.inputs, s.inputs, s.runtimeSizes);
   requireAddressable(p.outputs, s.outputs, s.runtimeSizes);
   requireAccessesInBuffers(p, s); // §12.5 with these run-time sizes, before any tool touches a buffer
+  // Every access of a buffer with a negative extent is out of range, so the check above
+  // has reported it; this keeps such a shape from any tool if it ever did not.
+  auto requireNonNegative = [&](const std::vector<hl::Buffer> &buffers, const std::vector<std::vector<int64_t>> &shapes) {
+    for (size_t i = 0; i < buffers.size(); ++i)
+      if (std::any_of(shapes[i].begin(), shapes[i].end(), [](int64_t e) { return e < 0; }))
+        throw RuntimeError(codes::kRuntimeSize,
+                           fmt::format("buffer `{}` has the negative shape {} with these run-time sizes", buffers[i].name,
+                                       data::shapeString(shapes[i])),
+                           buffers[i].range, "check the run-time sizes against the index functions");
+  };
+  requireNonNegative(p.inputs, s.inputs);
+  requireNonNegative(p.outputs, s.outputs);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include "data/RandomData.h"
 #include "interp/Interpreter.h"
 #include "interp/PreciseEvaluation.h"
+#include "interp/ProgramShapes.h"
 #include "interp/RuntimeError.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
@@ -132,11 +133,15 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     dynPairs.push_back({s, v});
   }
   data::BufferSet inputs;
-  for (const auto &b : prog.inputs) inputs[b.name] = data::randomBuffer(b.name, b.elem, concreteShape(b, dyn), opts.seed);
   interp::EvalOptions eo;
   for (const auto &[k, v] : dynPairs) eo.runtimeSizes[k] = v;
   interp::RunResult expected;
   try {
+    // Sizes whose buffers are out of range or too large are refused here, with the
+    // interpreter's message, before random inputs of those shapes are made.
+    (void)interp::resolveShapes(prog, {}, eo.runtimeSizes);
+    for (const auto &b : prog.inputs)
+      inputs[b.name] = data::randomBuffer(b.name, b.elem, concreteShape(b, dyn), opts.seed);
     eo.allowUndefined = true;
     expected = interp::evaluate(prog, inputs, eo);
   } catch (const std::exception &e) {

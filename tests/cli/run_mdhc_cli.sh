@@ -244,6 +244,17 @@ $mdhc fmt "$tmp/nothere.mdh" 2> "$tmp/err"; rc=$?
 timeout 60 $mdhc fmt /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0010\]" "$tmp/err" && grep -q "help: split it into modules" "$tmp/err" ||
   { head -c 2000 "$tmp/err"; fail "fmt /dev/zero exited $rc without E0010 and its help"; }
+# Run-time sizes that give a buffer a negative extent: every tool says which access leaves
+# the buffer (E0906), not that it is too large (E0905), and mdh-difftest does not abort.
+printf 'import std;\nmdh ng<N: size, M: size> = out_view<i32>( O: (i) -> (i) ) o md_hom<N>( id, (++) ) o inp_view<i32>( A: (i) -> (i + 5 - M) );\nmdh ngd = ng<*, *>;\n' > "$tmp/neg.mdh"
+for tool in "$mdhi run" "$mdhc run"; do
+  $tool "$tmp/neg.mdh" --entry ngd --set N=1,M=7 -q 2> "$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "error\[E0906\]: an access of input buffer \`A\` reaches index -2" "$tmp/err" && ! grep -q E0905 "$tmp/err" ||
+    { cat "$tmp/err"; fail "$tool with a negative extent exited $rc without E0906"; }
+done
+$difftest "$tmp/neg.mdh" --entry ngd --set N=1,M=7 > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "nothing tested: the interpreter rejects this run: error\[E0906\]" "$tmp/err" ||
+  { cat "$tmp/err"; fail "mdh-difftest with a negative extent exited $rc"; }
 # A typo in a 200000-letter name is suggested in linear time (the edit distance is banded), not
 # quadratic (about 150 s before): the suggestion is found, and the check ends well inside 20 s.
 long=$(head -c 200000 /dev/zero | tr '\0' x)
