@@ -55,9 +55,10 @@ public:
   }
 
   // ---- candidate groups ------------------------------------------------------------------------
-  void decls(std::initializer_list<ast::Decl::Kind> kinds, bool binaryFnsOnly = false) {
+  void decls(std::initializer_list<ast::Decl::Kind> kinds, bool binaryFnsOnly = false,
+             const ast::Decl *except = nullptr) {
     for (const ast::Decl *d : a_.sema().declarations()) {
-      if (std::find(kinds.begin(), kinds.end(), d->kind) == kinds.end()) continue;
+      if (std::find(kinds.begin(), kinds.end(), d->kind) == kinds.end() || d == except) continue;
       if (binaryFnsOnly) {
         const auto *fn = d->as<ast::FnDecl>();
         if (!fn || fn->params.size() != 2) continue;
@@ -175,6 +176,38 @@ private:
   }
 };
 
+/// The token that opens the innermost bracket (`(` or `<`) around `offset` that is
+/// still open there, and the token before it; {nullptr, nullptr} when none.
+std::pair<const LexToken *, const LexToken *> enclosingOpener(const Analysis &a, uint32_t offset) {
+  const auto &toks = a.tokens();
+  size_t k = 0;
+  while (k < toks.size() && toks[k].end <= offset) ++k;
+  int round = 0, angle = 0;
+  for (size_t j = k; j-- > 0;) {
+    const std::string &t = toks[j].text;
+    if (toks[j].kind == LexToken::Kind::Comment || toks[j].kind == LexToken::Kind::DocComment) continue;
+    if (t == ";" || t == "{" || t == "}") break; // a statement or declaration boundary
+    if (t == ")") ++round;
+    else if (t == ">") ++angle;
+    else if (t == "(" && round-- == 0) return {&toks[j], j > 0 ? &toks[j - 1] : nullptr};
+    else if (t == "<" && angle-- == 0) return {&toks[j], j > 0 ? &toks[j - 1] : nullptr};
+  }
+  return {nullptr, nullptr};
+}
+
+/// Inside `md_hom<...>`: only sizes are meta-arguments there.
+bool inMdHomSizes(const Analysis &a, uint32_t offset) {
+  auto [open, before] = enclosingOpener(a, offset);
+  return open && open->text == "<" && before && before->text == "md_hom";
+}
+
+/// Inside the result of an index function, `(i, j) -> ( ... )`: only its index
+/// variables, sizes and integers may appear there (docs/language.md §6).
+bool inIndexFunctionBody(const Analysis &a, uint32_t offset) {
+  auto [open, before] = enclosingOpener(a, offset);
+  return open && open->text == "(" && before && (before->text == "->" || before->text == "↦" || before->text == "→");
+}
+
 /// The fields of the value before `.` in `a.b.<cursor>`, resolved from the
 /// tokens and the declared types of the names in scope; nullopt when the
 /// cursor does not follow such a chain.
@@ -248,11 +281,20 @@ CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const s
       return c.list;
     case R::SizeName: c.visible({Symbol::Kind::MetaParam}, "size"); return c.list;
     case R::MetaArgName:
+      if (inMdHomSizes(probe, offset)) {
+        c.visible({Symbol::Kind::MetaParam}, "size");
+        return c.list;
+      }
       c.visible({Symbol::Kind::MetaParam});
       c.decls({ast::Decl::Kind::Record});
       c.primitiveTypes();
       return c.list;
     case R::ExprName:
+      if (inIndexFunctionBody(probe, offset)) {
+        c.visible({Symbol::Kind::MetaParam}, "size");
+        c.visible({Symbol::Kind::IndexVar});
+        return c.list;
+      }
       c.expressionNames();
       return c.list;
     case R::AssignTarget:
@@ -285,7 +327,8 @@ CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const s
       return c.list;
     }
     case R::StageRef:
-      c.decls({ast::Decl::Kind::View, ast::Decl::Kind::Mdh});
+      // Not the mdh being declared: a stage naming it is a cycle (E0612).
+      c.decls({ast::Decl::Kind::View, ast::Decl::Kind::Mdh}, false, probe.declAt(offset));
       c.keywords({"inp_view", "out_view", "md_hom"});
       return c.list;
     case R::FnRef:
