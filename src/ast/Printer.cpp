@@ -7,7 +7,9 @@
  * they followed it on the same line. The layout is that of examples/ and the
  * docs: spaces inside a stage's parentheses, lines within o.lineWidth (lists
  * filled and aligned after their bracket, one access or buffer per line for a
- * long view).
+ * long view, `-> (...)` on its own line for a long index function, long
+ * expressions broken before an operator or at `?` and `:`). A layout depends only
+ * on the tree and the column, so formatting is idempotent.
  */
 #include "ast/Printer.h"
 
@@ -330,7 +332,8 @@ private:
     size_t at = indent;
     for (size_t i = 0; i < items.size(); ++i) {
       const std::string piece = items[i] + (i + 1 < items.size() ? "," : close);
-      if (i > 0 && at + 1 + piece.size() > o.lineWidth) {
+      const size_t after = i + 1 < items.size() ? 0 : reserve; // what follows the list stays on its line
+      if (i > 0 && at + 1 + piece.size() + after > o.lineWidth) {
         text += "\n" + std::string(indent, ' ');
         at = indent;
       } else if (i > 0) {
@@ -342,6 +345,100 @@ private:
     }
     return text;
   }
+
+  /// `e` starting at `column`, on one line when it fits (with `reserve` more
+  /// characters after it), else broken: a run of one binary operator's operands
+  /// filled greedily with each continuation line starting with its operator at
+  /// `indent`; `c ? t : f` as three lines (`?` and `:` at `indent`); call, tuple
+  /// and record arguments filled and aligned after their bracket. The text reads
+  /// back as the same tree (only spaces and line breaks differ from printExpr).
+  std::string exprAt(const Expr &e, size_t column, size_t indent, size_t reserve = 0) const {
+    std::string flat = printExpr(e);
+    if (column + flat.size() + reserve <= o.lineWidth) return flat;
+    auto operand = [&](const Expr &x, bool paren, size_t col, size_t ind, size_t res) {
+      return paren ? "(" + exprAt(x, col + 1, ind, res + 1) + ")" : exprAt(x, col, ind, res);
+    };
+    switch (e.kind) {
+    case Expr::Kind::Binary: {
+      // The run a op b op c ... of one precedence level (left-associative: it nests to the left).
+      const int p = exprPrec(e);
+      std::vector<const Expr *> chain;
+      const Expr *first = &e;
+      while (first->kind == Expr::Kind::Binary && exprPrec(*first) == p) {
+        chain.push_back(first);
+        first = first->operands[0].get();
+      }
+      std::reverse(chain.begin(), chain.end());
+      std::string text = operand(*first, exprPrec(*first) < p, column, indent, 0);
+      for (size_t i = 0; i < chain.size(); ++i) {
+        const Expr &r = *chain[i]->operands[1];
+        const std::string op = spelling(chain[i]->binaryOp);
+        const size_t res = i + 1 == chain.size() ? reserve : 0;
+        const std::string piece = op + " " + wrapFlat(r, exprPrec(r) <= p);
+        if (columnAfter(text, column) + 1 + piece.size() + res <= o.lineWidth) {
+          text += " " + piece;
+          continue;
+        }
+        text += "\n" + std::string(indent, ' ') + op + " " +
+                operand(r, exprPrec(r) <= p, indent + op.size() + 1, indent + op.size() + 1, res);
+      }
+      return text;
+    }
+    case Expr::Kind::Cond: {
+      const Expr &c = *e.operands[0], &t = *e.operands[1], &f = *e.operands[2];
+      const std::string nl = "\n" + std::string(indent, ' ');
+      return operand(c, exprPrec(c) <= 0, column, indent, 0) + nl + "? " + exprAt(t, indent + 2, indent + 2) + nl +
+             ": " + exprAt(f, indent + 2, indent + 2, reserve);
+    }
+    case Expr::Kind::Call:
+    case Expr::Kind::Tuple:
+    case Expr::Kind::Record: {
+      std::vector<std::string> items;
+      std::vector<const Expr *> values;
+      std::vector<std::string> labels;
+      for (const auto &x : e.operands) {
+        values.push_back(x.get());
+        labels.push_back("");
+      }
+      for (const auto &f : e.fields) {
+        values.push_back(f.value.get());
+        labels.push_back(f.name.name + ": ");
+      }
+      const std::string open = e.kind == Expr::Kind::Call ? e.name.name + "("
+                               : e.kind == Expr::Kind::Tuple ? "("
+                                                             : e.name.name + " { ";
+      const std::string close = e.kind == Expr::Kind::Record ? " }" : ")";
+      const size_t align = column + open.size();
+      std::string text = open;
+      for (size_t i = 0; i < values.size(); ++i) {
+        const bool last = i + 1 == values.size();
+        const std::string tail = last ? close : ",";
+        const size_t res = last ? reserve + close.size() : 1;
+        std::string piece = labels[i] + (values[i] ? printExpr(*values[i]) : "?");
+        const size_t at = columnAfter(text, column) + (i > 0 ? 1 : 0);
+        if (i > 0 && at + piece.size() + res > o.lineWidth) {
+          text += "\n" + std::string(align, ' ');
+        } else if (i > 0) {
+          text += " ";
+        }
+        const size_t col = columnAfter(text, column);
+        if (col + piece.size() + res > o.lineWidth && values[i])
+          piece = labels[i] + exprAt(*values[i], col + labels[i].size(), align + 4, res);
+        text += piece + tail;
+      }
+      if (values.empty()) text += close;
+      return text;
+    }
+    default: return flat;
+    }
+  }
+
+  /// The column after `text`, which starts at `column`.
+  static size_t columnAfter(const std::string &text, size_t column) {
+    return text.find('\n') == std::string::npos ? column + text.size() : lastLineLength(text);
+  }
+
+  static std::string wrapFlat(const Expr &x, bool paren) { return paren ? "(" + printExpr(x) + ")" : printExpr(x); }
 
   std::string metaParams(const Decl &d, size_t column = 0, size_t reserve = 0) {
     if (!d.hasMetaParams) return "";
@@ -423,7 +520,10 @@ private:
       const size_t comma = flat.find(", ("); // after f, before the combine operators
       if (comma == std::string::npos) return flat;
       const size_t open = flat.find('(') + 2;
-      return flat.substr(0, comma + 1) + "\n" + std::string(column + open, ' ') + flat.substr(comma + 2);
+      std::vector<std::string> ops;
+      for (const auto &op : s.ops) ops.push_back(printCombineOp(op));
+      return flat.substr(0, comma + 1) + "\n" + std::string(column + open, ' ') +
+             wrapList(column + open, "(", ops, ")", 2) + " )";
     }
     // Too long: one buffer per line, aligned under the first (the layout of
     // examples/); a buffer still too long for its line (always a single
@@ -435,8 +535,23 @@ private:
       const BufferView &b = s.buffers[i];
       std::string item = printBuffer(b);
       const size_t after = i + 1 < s.buffers.size() ? 1 : 2; // "," or " )"
-      if (s.buffers.size() == 1 || column + open.size() + item.size() + after > o.lineWidth)
-        item = printBuffer(b, "," + align + std::string(printBufferHead(b).size(), ' '));
+      if (s.buffers.size() == 1 || column + open.size() + item.size() + after > o.lineWidth) {
+        // One access per line, aligned after the buffer's name; an access still too
+        // long for its line continues with `-> (...)` under its parameters.
+        const std::string head = printBufferHead(b);
+        const size_t at = column + open.size() + head.size();
+        std::vector<std::string> accesses;
+        for (size_t k = 0; k < b.accesses.size(); ++k) {
+          std::string a = printIndexFn(b.accesses[k]);
+          const size_t tail = k + 1 < b.accesses.size() ? 1 : after;
+          if (at + a.size() + tail > o.lineWidth) {
+            const size_t arrow = a.find(") -> (");
+            if (arrow != std::string::npos) a = a.substr(0, arrow + 1) + "\n" + std::string(at, ' ') + a.substr(arrow + 2);
+          }
+          accesses.push_back(a);
+        }
+        item = head + fmt::format("{}", fmt::join(accesses, "," + align + std::string(head.size(), ' ')));
+      }
       items.push_back(item);
     }
     return open + fmt::format("{}", fmt::join(items, "," + align)) + " )";
@@ -461,9 +576,11 @@ private:
                 : wrapList(column, "(", params, ")", result.size() + 2);
     out += head + result;
     if (f.exprBody && f.body.size() == 1 && f.body[0]->value) {
-      const std::string body = printExpr(*f.body[0]->value) + ";";
-      const size_t column = out.size() - (out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1);
-      out += column + 3 + body.size() <= o.lineWidth ? " = " + body : " =\n" + pad(2) + body;
+      const Expr &value = *f.body[0]->value;
+      const std::string body = printExpr(value) + ";";
+      const size_t column = lastLineLength(out);
+      if (column + 3 + body.size() <= o.lineWidth) out += " = " + body;
+      else out += " =\n" + pad(2) + exprAt(value, size_t(2 * o.indent), size_t(4 * o.indent), 1) + ";";
       return;
     }
     out += " {\n";
@@ -533,11 +650,18 @@ private:
   void stmt(const Stmt &s, int level) {
     switch (s.kind) {
     case Stmt::Kind::Let:
-      out += fmt::format("let {}{}{} = {};", s.isMutable ? "mut " : "", s.name.name,
-                         s.declaredType ? ": " + printType(*s.declaredType) : "", s.value ? printExpr(*s.value) : "?");
+      out += fmt::format("let {}{}{} = ", s.isMutable ? "mut " : "", s.name.name,
+                         s.declaredType ? ": " + printType(*s.declaredType) : "");
+      out += (s.value ? exprAt(*s.value, lastLineLength(out), size_t((level + 2) * o.indent), 1) : "?") + ";";
       break;
-    case Stmt::Kind::Assign: out += fmt::format("{} {} {};", s.name.name, s.assignOp, s.value ? printExpr(*s.value) : "?"); break;
-    case Stmt::Kind::Return: out += fmt::format("return {};", s.value ? printExpr(*s.value) : "?"); break;
+    case Stmt::Kind::Assign:
+      out += fmt::format("{} {} ", s.name.name, s.assignOp);
+      out += (s.value ? exprAt(*s.value, lastLineLength(out), size_t((level + 2) * o.indent), 1) : "?") + ";";
+      break;
+    case Stmt::Kind::Return:
+      out += "return ";
+      out += (s.value ? exprAt(*s.value, lastLineLength(out), size_t((level + 2) * o.indent), 1) : "?") + ";";
+      break;
     case Stmt::Kind::Block:
       out += "{\n";
       block(s.body, level + 1);
@@ -545,7 +669,8 @@ private:
       out += pad(level) + "}";
       break;
     case Stmt::Kind::If: {
-      out += fmt::format("if ({}) {{\n", s.value ? printExpr(*s.value) : "?");
+      out += "if (";
+      out += (s.value ? exprAt(*s.value, lastLineLength(out), size_t((level + 2) * o.indent), 3) : "?") + ") {\n";
       block(s.body, level + 1);
       if (!s.hasElse) {
         emitCommentsBefore(s.range.end, level + 1, false);
