@@ -255,6 +255,11 @@ done
 $difftest "$tmp/neg.mdh" --entry ngd --set N=1,M=7 > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "nothing tested: the interpreter rejects this run: error\[E0906\]" "$tmp/err" ||
   { cat "$tmp/err"; fail "mdh-difftest with a negative extent exited $rc"; }
+# The default configuration of a huge dimension is found at once (the cores' balanced split
+# tried every tile from N/cores down to half of it: minutes at N = 2^40).
+printf 'import std;\nmdh red<N: size> = out_view<i64>( O: (i) -> () ) o md_hom<N>( id, (pw(add)) ) o inp_view<i64>( A: (i) -> (i) );\n' > "$tmp/red.mdh"
+timeout 10 $mdhc "$tmp/red.mdh" --entry red --set N=1099511627776 --threads 2 --emit=ll > "$tmp/ll" 2> "$tmp/err"; rc=$?
+[ $rc = 0 ] && grep -q "<COR>" "$tmp/ll" || { cat "$tmp/err"; fail "--emit=ll of a 2^40 reduction exited $rc"; }
 # A typo in a 200000-letter name is suggested in linear time (the edit distance is banded), not
 # quadratic (about 150 s before): the suggestion is found, and the check ends well inside 20 s.
 long=$(head -c 200000 /dev/zero | tr '\0' x)
