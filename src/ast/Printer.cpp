@@ -393,7 +393,6 @@ private:
     case Expr::Kind::Call:
     case Expr::Kind::Tuple:
     case Expr::Kind::Record: {
-      std::vector<std::string> items;
       std::vector<const Expr *> values;
       std::vector<std::string> labels;
       for (const auto &x : e.operands) {
@@ -428,6 +427,18 @@ private:
       }
       if (values.empty()) text += close;
       return text;
+    }
+    case Expr::Kind::Unary: {
+      const Expr &a = *e.operands[0];
+      const std::string op = spelling(e.unaryOp);
+      const std::string inner = printExpr(a);
+      const std::string prefix = op + (!inner.empty() && inner[0] == op[0] ? " " : ""); // as printExpr: `- -x`
+      return prefix + operand(a, exprPrec(a) < 12, column + prefix.size(), indent, reserve);
+    }
+    case Expr::Kind::Cast: {
+      const Expr &a = *e.operands[0];
+      const std::string suffix = " as " + printType(e.castType);
+      return operand(a, exprPrec(a) < 11, column, indent, reserve + suffix.size()) + suffix;
     }
     default: return flat;
     }

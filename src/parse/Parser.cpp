@@ -585,7 +585,7 @@ private:
         ast::Ident id = ident(op->ident());
         if (!id.empty() && id.name != "o" && !inDamagedRegion(r))
           error("E0004", r, fmt::format("expected the composition operator `o` or `∘`, found `{}`", id.name),
-                       "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
+                "stages of an mdh are composed as `out_view<..>(..) o md_hom<..>(..) o inp_view<..>(..)`");
       }
     }
     return md;
@@ -740,9 +740,8 @@ private:
       if (op.name.name == "pw") op.kind = ast::CombineOp::Kind::PointWise;
       else if (op.name.name == "ps") op.kind = ast::CombineOp::Kind::PrefixSum;
       else if (!op.name.empty())
-        error("E0006", op.name.range,
-                     fmt::format("unknown combine-operator builder `{}`", op.name.name),
-                     "use `pw(op)` for point-wise combination or `ps(op)` for a prefix sum");
+        error("E0006", op.name.range, fmt::format("unknown combine-operator builder `{}`", op.name.name),
+              "use `pw(op)` for point-wise combination or `ps(op)` for a prefix sum");
     } else if (auto *s = dynamic_cast<P::SymbolOpContext *>(c)) {
       op.kind = ast::CombineOp::Kind::PointWise;
       op.symbolShorthand = true;
