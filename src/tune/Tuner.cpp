@@ -283,7 +283,10 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   if (!db.find(configHash(def)) && opts.evaluations > 0) {
     if (!record(def, defRun, defBuildSeconds + defRun.median * (opts.repetitions + 1), "default")) return res;
   }
-  if (state.bestSeconds < 0) {
+  // This session's measurement of the default competes too: on a resume the
+  // database may hold a slower one from a busier machine, and a candidate faster
+  // than that but slower than the default now must not become the best.
+  if (state.bestSeconds < 0 || (res.baseline.seconds > 0 && res.baseline.seconds < state.bestSeconds)) {
     state.best = def;
     state.bestSeconds = res.baseline.seconds;
   }

@@ -2,7 +2,8 @@
 # Search behaviour: each technique runs; the same seed gives the same
 # candidate sequence; the evaluation, time and plateau budgets stop a run;
 # --report writes a CSV and an SVG plot; --pin keeps pinned fields; the
-# fastest candidates are re-timed side by side and that ranking decides.
+# fastest candidates are re-timed side by side and that ranking decides; a resumed
+# session's own measurement of the default competes with the database's.
 source "$(dirname "$0")/common.sh"
 for t in random annealing pattern auc; do
   $mdhc tune $PROG $SMALL --technique $t --evaluations 4 --db "$tmp/db-$t" -q -o "$tmp/$t.json" 2>"$tmp/log-$t" ||
@@ -72,4 +73,21 @@ assert json.load(open(sys.argv[2])) == meas[best["hash"]]["config"]
 PY
 $mdhc tune $PROG $SMALL --evaluations 4 --confirm 0 --db "$tmp/db-n" -q -o "$tmp/n.json" 2>/dev/null || fail "--confirm 0"
 ! grep -q '"kind":"confirmation"' "$tmp"/db-n/*.jsonl || fail "--confirm 0 still re-timed"
+# Resume after a session on a busier machine: the database's times are stale (default 50 ms,
+# a candidate 40 ms); this session's measurement of the default competes, so with --confirm 0
+# (the single fastest measurement wins) the default, far faster now, is the best.
+$mdhc tune $PROG $SMALL --evaluations 2 --confirm 0 --db "$tmp/db-stale" -q -o "$tmp/s1.json" 2>/dev/null || fail "stale: first session"
+python3 - "$tmp/db-stale" <<'PY'
+import glob, json, sys
+f = glob.glob(sys.argv[1] + "/*.jsonl")[0]
+lines = [json.loads(l) for l in open(f)]
+for j in lines:
+    if j.get("kind") == "measurement" and j.get("ok"):
+        t = 0.05 if j.get("technique") == "default" else 0.04
+        j["median_s"] = t
+        j["times_s"] = [t] * len(j["times_s"])
+open(f, "w").write("".join(json.dumps(j) + "\n" for j in lines))
+PY
+$mdhc tune $PROG $SMALL --evaluations 0 --confirm 0 --db "$tmp/db-stale" -o "$tmp/s2.json" 2>"$tmp/log" || { cat "$tmp/log"; fail "stale: resumed session"; }
+grep -q "^tune: best is the default" "$tmp/log" || { cat "$tmp/log"; fail "stale: a candidate slower than the default now was chosen"; }
 echo "1 passed, 0 failed"
