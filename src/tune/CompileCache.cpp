@@ -6,6 +6,7 @@
 #include "runtime/NativeLibrary.h"
 #include "tune/ChildProcess.h"
 #include "tune/Hash.h"
+#include "tune/Interrupt.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -102,6 +103,10 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
   }
   if (jobs < 1) jobs = 1;
   for (size_t first = 0; first < todo.size(); first += size_t(jobs)) {
+    if (interruptRequested()) { // Ctrl-C: start no more compilers
+      for (size_t k = first; k < todo.size(); ++k) out[todo[k]].error = "compilation was interrupted";
+      break;
+    }
     std::vector<size_t> group(todo.begin() + long(first), todo.begin() + long(std::min(todo.size(), first + size_t(jobs))));
     std::vector<std::string> cmds, tmpDirs;
     for (size_t i : group) {

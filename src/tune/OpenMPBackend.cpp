@@ -6,6 +6,7 @@
 #include "codegen/OpenMPEmitter.h"
 #include "ll/Lowering.h"
 #include "tune/EntryRunner.h"
+#include "tune/Interrupt.h"
 #include "tune/SearchSpace.h"
 
 #include <algorithm>
@@ -53,7 +54,9 @@ std::vector<BuiltCandidate> OpenMPBackend::build(const hl::Program &p, const std
   for (size_t g = 0; g < groups.size(); ++g) {
     // A unit stopped by the compile timeout is not retried candidate by
     // candidate: the runaway one would take the whole timeout again.
-    if (built[g].error.empty() || groups[g].size() == 1 || built[g].timedOut) {
+    // Nor one stopped by Ctrl-C: a compiler per candidate would delay the exit by
+    // up to a compile timeout each (25 s measured).
+    if (built[g].error.empty() || groups[g].size() == 1 || built[g].timedOut || interruptRequested()) {
       for (size_t i : groups[g]) {
         out[i].library = built[g].library;
         out[i].error = built[g].error;

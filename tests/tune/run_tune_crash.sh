@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Crash safety of the tuning database: SIGKILL mid-run keeps every finished
 # measurement and a parseable database; a torn last line is ignored; a
-# resumed run does not re-measure anything; SIGINT exits 130 after saving.
+# resumed run does not re-measure anything; SIGINT exits 130 after saving, and
+# promptly while candidates compile (no compiler started after it).
 source "$(dirname "$0")/common.sh"
 wait_for() { # wait until the database holds at least $1 measurements (max 60 s)
   for _ in $(seq 600); do [ "$(measurements)" -ge "$1" ] && return 0; sleep 0.1; done
@@ -37,4 +38,18 @@ rc=0; wait $pid || rc=$?
 db_parses || fail "the database does not parse after SIGINT"
 grep -q '"stop":"interrupted"' "$MDH_TUNE_DB"/*.jsonl || fail "no interrupted session recorded"
 [ -s "$tmp/best2.json" ] || fail "SIGINT: the best configuration so far was not written"
+# 4. SIGINT while a batch compiles (an empty compile cache, PRL's slow-to-compile candidates):
+# the tuner starts no compiler after it and exits within seconds (it recompiled the interrupted
+# batch candidate by candidate: 25 s).
+MDH_CACHE_DIR="$tmp/fresh-cache" MDH_TUNE_DB="$tmp/db-int" $mdhc tune "$root/examples/prl.mdh" --entry prl --set I=41,J=1005 \
+  --evaluations 40 --batch 8 -q -o "$tmp/best3.json" 2>"$tmp/log3" &
+pid=$!
+for _ in $(seq 600); do [ "$(cat "$tmp"/db-int/*.jsonl 2>/dev/null | grep -c '"kind":"measurement"' || true)" -ge 1 ] && break; sleep 0.1; done
+sleep 1
+t0=$(date +%s)
+kill -INT $pid
+rc=0; wait $pid || rc=$?
+took=$(( $(date +%s) - t0 ))
+[ "$rc" -eq 130 ] || { cat "$tmp/log3"; fail "SIGINT while compiling: exit status $rc, expected 130"; }
+[ "$took" -le 8 ] || fail "SIGINT while compiling: the tuner took $took s to stop"
 echo "1 passed, 0 failed"
