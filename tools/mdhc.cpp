@@ -459,6 +459,15 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
       fmt::print(stderr, "error: -o: {}\n", e.what());
       return 2;
     }
+  // So is an unusable --report directory: it is written after the search too.
+  if (!cli.reportDir.empty()) try {
+      std::error_code ec;
+      std::filesystem::create_directories(cli.reportDir, ec);
+      for (const char *name : {"/tuning.csv", "/convergence.svg"}) files.checkOutput(cli.reportDir + name);
+    } catch (const std::exception &e) {
+      fmt::print(stderr, "error: --report: {}\n", e.what());
+      return 2;
+    }
   d.tune.reproducerBase = cli.out.empty() ? "mdh-tune-" + prog->instanceName : cli.out;
   std::optional<ll::Config> best;
   rc = tune::runTuning(*prog, d, best);

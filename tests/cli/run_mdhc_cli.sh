@@ -286,6 +286,10 @@ cp "$dir/gaps.mdh" "$tmp/victim.mdh"
 $mdhc tune "$tmp/victim.mdh" --entry gaps --set N=5 --evaluations 1 --db "$tmp/db" -o "$tmp/./victim.mdh" > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "it is a source file of the program" "$tmp/err" || { cat "$tmp/err"; fail "tune -o over the program exited $rc"; }
 [ ! -e "$tmp/db" ] || fail "tune tuned before refusing -o"
+: > "$tmp/plainfile"
+$mdhc tune "$dir/gaps.mdh" --entry gaps --set N=5 --evaluations 1 --db "$tmp/db" --report "$tmp/plainfile/r" -o "$tmp/t.json" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "error: --report: cannot write .*plainfile/r/tuning.csv.*Not a directory" "$tmp/err" || { cat "$tmp/err"; fail "tune --report under a file exited $rc"; }
+[ ! -e "$tmp/db" ] || fail "tune tuned before refusing --report"
 cmp -s "$dir/gaps.mdh" "$tmp/victim.mdh" || fail "tune overwrote the program"
 $mdhc run "$tmp/victim.mdh" --entry gaps --set N=5 --allow-undefined -q --out O="$tmp/victim.mdh" 2> "$tmp/err" && fail "run --out over the program"
 grep -q "it is a source file of the program" "$tmp/err" || { cat "$tmp/err"; fail "no message for run --out over the program"; }
