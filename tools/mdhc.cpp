@@ -699,7 +699,7 @@ int main(int argc, char **argv) {
   compileCmd->add_option("-s,--set", sets, "meta-parameter values, e.g. T=f32,I=512 (a size may be * for run time)")->allow_extra_args(false);
   compileCmd->add_option("--config", configPath, "low-level configuration: a JSON file or JSON text (partial is completed by the default)");
   compileCmd->add_option("--backend", backend, "openmp | cuda | opencl")->check(CLI::IsMember({"openmp", "cuda", "opencl"}));
-  compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  compileCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)")->check(atLeast(0));
   compileCmd->add_flag("--strict-fp", strictFp, "no FMA contraction: element-wise float programs are bit-exact with mdhi");
   compileCmd->add_option("-o,--output", outDir, "output directory (default: the current one)")
       ->check(nonEmpty("omit -o for the current directory"));
@@ -714,7 +714,7 @@ int main(int argc, char **argv) {
       ->check(atLeast(0));
   compileCmd->add_option("--tune-db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   app.add_option("--config", configPath, "low-level configuration for --emit=ll|code: a JSON file or JSON text");
-  app.add_option("--threads", threads, "thread count for --emit=ll|code");
+  app.add_option("--threads", threads, "thread count for --emit=ll|code")->check(atLeast(0));
 
   Common runOpts;
   std::vector<std::string> ins, outs;
@@ -724,7 +724,7 @@ int main(int argc, char **argv) {
   runCmd->add_option("-e,--entry", entry, "the mdh declaration to run")->required();
   runCmd->add_option("-s,--set", sets, "meta-parameters and run-time sizes, e.g. T=f32,I=512")->allow_extra_args(false);
   runCmd->add_option("--config", configPath, "low-level configuration: a JSON file or JSON text");
-  runCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)");
+  runCmd->add_option("--threads", threads, "pin the thread count (0: OpenMP default)")->check(atLeast(0));
   runCmd->add_option("--in", ins, "input buffer data BUF=FILE.npy (random data otherwise)")->allow_extra_args(false);
   runCmd->add_option("--out", outs, "write output BUF=FILE.npy (atomically)")->allow_extra_args(false);
   runCmd->add_option("--seed", seed, "seed of random inputs")->check(atLeast(0));
@@ -749,7 +749,7 @@ int main(int argc, char **argv) {
   tuneCmd->add_option("--technique", tuneCli.opts.technique, "auc (bandit over the others, default) | random | annealing | pattern")
       ->check(CLI::IsMember({"auc", "random", "annealing", "pattern"}));
   tuneCmd->add_option("--seed", tuneCli.opts.seed, "seed of the search and of the input data")->check(atLeast(0));
-  tuneCmd->add_option("--threads", threads, "pin the thread count (0: searched)");
+  tuneCmd->add_option("--threads", threads, "pin the thread count (0: searched)")->check(atLeast(0));
   tuneCmd->add_option("--pin", tuneCli.pinPath, "partial configuration whose fields stay fixed: a JSON file or JSON text");
   tuneCmd->add_option("--db", tuneCli.dbDir, "tuning database directory (default $MDH_TUNE_DB or ~/.cache/mdh/tuning)");
   tuneCmd->add_option("--report", tuneCli.reportDir, "write tuning.csv and convergence.svg into DIR");
@@ -764,10 +764,14 @@ int main(int argc, char **argv) {
   tuneCmd->add_option("--realtime", tuneCli.opts.realtimePriority,
                       "time candidates under SCHED_FIFO at this priority (needs the privilege; the tuner and compilers stay normal)")
       ->check(CLI::Range(0, 99));
-  tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout, "seconds per candidate before it is killed (default: from the default's time)");
+  tuneCmd->add_option("--timeout", tuneCli.opts.candidateTimeout,
+                     "seconds per candidate before it is killed (0, the default: from the default's time)")
+      ->check(atLeast(0));
   tuneCmd->add_option("--compile-timeout", tuneCli.opts.compileTimeout,
-                      "seconds a compiler may run before its candidates count as failed (default: max(15, 8x the default's compile))");
-  tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (default: up to 2)");
+                      "seconds a compiler may run before its candidates count as failed (0, the default: max(15, 8x the "
+                      "default's compile))")
+      ->check(atLeast(0));
+  tuneCmd->add_option("--jobs", tuneCli.jobs, "concurrent compiler processes (0, the default: up to 2)")->check(atLeast(0));
   tuneCmd->add_option("-o,--output", tuneCli.out, "write the best configuration here (atomically)")
       ->check(nonEmpty("omit -o to print the configuration"));
   tuneCmd->add_option("--backend", tuneCli.backend, "openmp (default) | opencl (kernels on the default OpenCL device)")

@@ -157,6 +157,11 @@ for cmd in "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
            "$mdhc run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
            "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --seconds -1" \
            "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --evaluations -4" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --timeout -1" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --compile-timeout -5" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --jobs -1" \
+           "$mdhc tune $dir/gaps.mdh --entry gaps --set N=5 --threads -3" \
+           "$mdhc run $dir/gaps.mdh --entry gaps --set N=5 --threads -2" \
            "$difftest --generate 1 --configs -2"; do
   $cmd > "$tmp/out" 2>&1; rc=$?
   [ $rc = 2 ] || { cat "$tmp/out"; fail "'$cmd' exited $rc, not 2"; }
