@@ -33,6 +33,7 @@ int parseCommandLine(CLI::App &app, int argc, char **argv) {
     if (what.rfind(prefix, 0) == 0 && eq != std::string::npos) {
       const std::string option = what.substr(prefix.size(), eq - prefix.size()), value = what.substr(eq + 3);
       std::string kind = typeNameOf(app, option);
+      kind = kind.substr(0, kind.find(':')); // `INT:at least 0` when a validator names its range
       kind = kind == "INT" ? "a whole number" : kind == "UINT" ? "a whole number from 0"
            : kind == "FLOAT" ? "a number" : kind.empty() ? "another value" : "a " + kind;
       fmt::print(stderr, "error: `{}` is not a valid value for {}: it takes {} that fits the option's range (see --help)\n",
