@@ -131,7 +131,7 @@ for id in ${ids//,/ }; do
   mkdir -p "$R" "$W"
   mapfile -t prog < <("$wl" mdh "$id" $smokeflag)
   file=${prog[0]} entry=${prog[1]} set=${prog[2]}
-  cflags=(-std=c++17 -O3 -march=native -fopenmp -ffp-contract=fast -fno-fast-math -shared -fPIC)
+  cflags=(-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast -shared -fPIC)
   # 1. mdh default
   dargs=() dnote=""
   if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&

@@ -11,7 +11,7 @@ mkdir -p "$out"
 "$mdhc" compile "$root/examples/matmul.mdh" --entry matmul --set T=f32,I=1024,J=1024,K=1024 --name matmul_bench -o "$out" > /dev/null
 "$mdhc" compile "$root/examples/matvec.mdh" --entry matvec --set T=f32,I=4096,K=4096 --name matvec_bench -o "$out" > /dev/null
 "$mdhc" compile "$root/examples/jacobi2d.mdh" --entry jacobi2d --set T=f32,N1=4094,N2=4094 --name jacobi2d_bench -o "$out" > /dev/null
-flags="-std=c++17 -O3 -march=native -fopenmp -ffp-contract=fast -fno-fast-math"
+flags="-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast"
 ${CXX:-c++} $flags -I "$out" "$out"/matmul_bench.cpp "$out"/matvec_bench.cpp "$out"/jacobi2d_bench.cpp \
   "$root/benchmarks/openmp/bench_openmp.cpp" -o "$out/bench_openmp"
 echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -26,7 +26,7 @@ printf '%s\n' "${peers[@]+"${peers[@]}"}" > "$out/peers.txt.tmp" && mv "$out/pee
 stamp="${defs[*]+"${defs[*]}"}"
 if [ ! -x "$bin" ] || [ "$here/bench_suite.cpp" -nt "$bin" ] || [ "$(cat "$out/defs.txt" 2>/dev/null)" != "$stamp" ]; then
   # shellcheck disable=SC2086
-  ${CXX:-g++} -std=c++17 -O3 -march=native -fopenmp -ffp-contract=fast -fno-fast-math \
+  ${CXX:-g++} -std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast \
     "${defs[@]+"${defs[@]}"}" "${incs[@]+"${incs[@]}"}" "$here/bench_suite.cpp" -o "$bin.tmp" \
     "${libs[@]+"${libs[@]}"}" -ldl >&2
   mv "$bin.tmp" "$bin"

@@ -28,3 +28,10 @@ run_both "$root/examples/mcc.mdh" mcc "$conv_set" "$conv_rows_along_q" O
 grep -q "mdh_opaque(&" <("$mdhc" --emit=code "$root/examples/mcc.mdh" --entry mcc --set "$conv_set" --config "$conv_rows_along_q") \
   || { echo "FAIL: the convolution's tile does not take the mdh_opaque path"; exit 1; }
 run_both "$root/examples/matmul.mdh" matmul T=i32,I=37,J=41,K=29 "" C
+# The flags `mdhc compile` prints mean the same to Clang (contraction last: Clang's
+# -fno-fast-math resets it) and the code builds without warnings (records: `omp simd`
+# loops Clang cannot vectorise warned, one per loop).
+flags=$("$mdhc" compile "$root/examples/prl.mdh" --entry prl_dyn -o "$tmp/prl" | sed -n 's|.*build with: c++ \(.*\) -c .*|\1|p' | head -1)
+[ -n "$flags" ] || { echo "FAIL: no build command printed"; exit 1; }
+"$cxx" $flags -Werror -c "$tmp"/prl/prl_dyn_dyn.cpp -o "$tmp/prl.o" || { echo "FAIL: $cxx $flags warned or failed"; exit 1; }
+echo "ok: $cxx $flags builds the generated records code without warnings"
