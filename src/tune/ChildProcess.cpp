@@ -10,7 +10,7 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <poll.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,9 +46,12 @@ ChildOutcome runInChild(double timeoutSeconds, const std::function<void(int fd)>
     out.kind = ChildOutcome::Kind::Crashed;
     return out;
   }
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
     resetSignalsInChild();
+    prctl(PR_SET_PDEATHSIG, SIGKILL); // a measurement outlives no tuner
+    if (getppid() != parent) _exit(1);
     close(fds[0]);
     work(fds[1]);
     _exit(0);
@@ -101,19 +104,23 @@ ChildOutcome runInChild(double timeoutSeconds, const std::function<void(int fd)>
 
 std::vector<int> runCommands(const std::vector<std::string> &commands) {
   std::vector<pid_t> pids;
-  // Each command in a process group of its own, so that an interrupt kills the
-  // compiler under the shell too (killing only `sh` left it running for seconds).
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
+  const pid_t parent = getpid();
   for (const auto &cmd : commands) {
-    pid_t pid = -1;
     const char *argv[] = {"sh", "-c", cmd.c_str(), nullptr};
-    if (posix_spawn(&pid, "/bin/sh", nullptr, &attr, const_cast<char **>(argv), environ) != 0) pid = -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+      // A process group of its own, so that an interrupt kills the compiler under
+      // the shell too (killing only `sh` left it running for seconds); SIGTERM when
+      // the tuner dies, even by SIGKILL, which `timeout` passes on to the compiler
+      // (orphaned compilers kept both cores busy up to their time limit).
+      setpgid(0, 0);
+      prctl(PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid() != parent) _exit(127); // the tuner died before prctl
+      execve("/bin/sh", const_cast<char **>(argv), environ);
+      _exit(127);
+    }
     pids.push_back(pid);
   }
-  posix_spawnattr_destroy(&attr);
   std::vector<int> rcs(commands.size(), -1);
   for (size_t i = 0; i < pids.size(); ++i) {
     if (pids[i] < 0) continue;

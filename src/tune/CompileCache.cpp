@@ -118,9 +118,10 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
         cmds.push_back("false");
         continue;
       }
-      // coreutils timeout: exit status 124 when it stopped the compiler.
+      // coreutils timeout: exit status 124 when it stopped the compiler. `exec`: the
+      // shell becomes `timeout`, which gets runCommands' SIGTERM if the tuner dies.
       std::string limit = timeoutSeconds > 0 ? fmt::format("timeout -k 5 {:.0f} ", std::ceil(timeoutSeconds)) : "";
-      cmds.push_back(fmt::format("{}{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
+      cmds.push_back(fmt::format("exec {}{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
                                  limit, compiler_, flags, tmp, tmp, tmp));
     }
     auto rcs = runCommands(cmds);

@@ -2,7 +2,8 @@
 # Crash safety of the tuning database: SIGKILL mid-run keeps every finished
 # measurement and a parseable database; a torn last line is ignored; a
 # resumed run does not re-measure anything; SIGINT exits 130 after saving, and
-# promptly while candidates compile (no compiler started after it).
+# promptly while candidates compile (no compiler started after it); compilers
+# do not outlive a killed tuner.
 source "$(dirname "$0")/common.sh"
 wait_for() { # wait until the database holds at least $1 measurements (max 60 s)
   for _ in $(seq 600); do [ "$(measurements)" -ge "$1" ] && return 0; sleep 0.1; done
@@ -52,4 +53,14 @@ rc=0; wait $pid || rc=$?
 took=$(( $(date +%s) - t0 ))
 [ "$rc" -eq 130 ] || { cat "$tmp/log3"; fail "SIGINT while compiling: exit status $rc, expected 130"; }
 [ "$took" -le 8 ] || fail "SIGINT while compiling: the tuner took $took s to stop"
+# 5. SIGKILL while a batch compiles: the compilers do not outlive the tuner (they kept both
+# cores busy until their compile timeout).
+MDH_CACHE_DIR="$tmp/fresh-cache2" MDH_TUNE_DB="$tmp/db-kill" $mdhc tune "$root/examples/prl.mdh" --entry prl --set I=43,J=1007 \
+  --evaluations 40 --batch 8 -q -o "$tmp/best4.json" 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do [ "$(cat "$tmp"/db-kill/*.jsonl 2>/dev/null | grep -c '"kind":"measurement"' || true)" -ge 1 ] && break; sleep 0.1; done
+sleep 1
+kill -KILL $pid; wait $pid 2>/dev/null || true
+for _ in $(seq 50); do pgrep -f "$tmp/fresh-cache2" > /dev/null || break; sleep 0.1; done
+! pgrep -fa "$tmp/fresh-cache2" || fail "compilers kept running after the tuner was killed"
 echo "1 passed, 0 failed"
