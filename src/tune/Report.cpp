@@ -92,11 +92,26 @@ std::string panel(const std::vector<ReportRow> &rows, double baseline, bool byTi
                    byTime ? "tuning time (s)" : "evaluation");
   s += fmt::format("<text transform='translate({:.1f},{:.1f}) rotate(-90)' text-anchor='middle' font-size='12'>run time (ms, log scale)</text>\n",
                    ox - 48, oy + h / 2);
+  // Measurements beyond the axis (it covers 25x the default at most, so that a
+  // few runaway candidates do not squash the rest) are triangles on its top edge.
+  int above = 0;
+  double slowest = 0;
   for (size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].median > 0)
+    if (rows[i].median > 0 && rows[i].median * 1e3 > ymax) {
+      ++above;
+      slowest = std::max(slowest, rows[i].median * 1e3);
+      const double x = X(xs[i]);
+      s += fmt::format("<path d='M{:.1f},{:.1f} L{:.1f},{:.1f} L{:.1f},{:.1f} Z' fill='#e08a00'/>\n", x, oy + 1, x - 4, oy + 8, x + 4,
+                       oy + 8);
+    } else if (rows[i].median > 0) {
       s += fmt::format("<circle cx='{:.1f}' cy='{:.1f}' r='2.2' fill='#999' fill-opacity='0.6'/>\n", X(xs[i]), Y(rows[i].median * 1e3));
-    else
+    } else {
       s += fmt::format("<text x='{:.1f}' y='{:.1f}' font-size='9' fill='#c33' text-anchor='middle'>x</text>\n", X(xs[i]), oy + 10);
+    }
+  if (above > 0)
+    s += fmt::format("<text x='{:.1f}' y='{:.1f}' text-anchor='end' font-size='11' fill='#e08a00'>{} slower measurement{} "
+                     "above the axis (up to {} ms)</text>\n",
+                     ox + w, oy - 4, above, above == 1 ? "" : "s", fmtTick(slowest));
   std::string path;
   for (size_t i = 0; i < rows.size(); ++i) {
     if (rows[i].best <= 0) continue;
@@ -115,32 +130,40 @@ std::string panel(const std::vector<ReportRow> &rows, double baseline, bool byTi
 
 } // namespace
 
-std::string convergenceSvg(const std::vector<ReportRow> &rows, double baseline, const std::string &title) {
-  const double W = 1100, H = 440, pw = 440, ph = 300;
+std::string convergenceSvg(const std::vector<ReportRow> &rows, double baseline, const std::string &title,
+                           const std::string &verdict) {
+  const double W = 1100, H = 460, pw = 440, ph = 300;
   std::string s = fmt::format("<svg xmlns='http://www.w3.org/2000/svg' width='{}' height='{}' font-family='sans-serif'>\n", W, H);
   s += fmt::format("<rect width='{}' height='{}' fill='#fafafa'/>\n", W, H);
   double best = -1;
   for (const auto &r : rows)
     if (r.best > 0) best = r.best;
+  // The search's single measurements (its best may lose the re-timing), then the verdict.
   std::string sub = best > 0 && baseline > 0
-                        ? fmt::format("default {:.3f} ms, best {:.3f} ms ({:.2f}x), {} evaluations", baseline * 1e3, best * 1e3,
-                                      baseline / best, rows.size())
+                        ? fmt::format("{} evaluations; single measurements: default {:.3f} ms, fastest {:.3f} ms", rows.size(),
+                                      baseline * 1e3, best * 1e3)
                         : fmt::format("{} evaluations", rows.size());
   s += fmt::format("<text x='{}' y='24' text-anchor='middle' font-size='16'>{}</text>\n", W / 2, xmlEscape(title));
   s += fmt::format("<text x='{}' y='44' text-anchor='middle' font-size='12' fill='#444'>{}</text>\n", W / 2, xmlEscape(sub));
-  s += panel(rows, baseline, false, 80, 70, pw, ph);
-  s += panel(rows, baseline, true, 620, 70, pw, ph);
+  if (!verdict.empty())
+    s += fmt::format("<text x='{}' y='62' text-anchor='middle' font-size='12' font-weight='bold'>{}</text>\n", W / 2,
+                     xmlEscape(verdict));
+  s += panel(rows, baseline, false, 80, 90, pw, ph);
+  s += panel(rows, baseline, true, 620, 90, pw, ph);
   // Legend.
   double ly = H - 22;
   s += fmt::format("<path d='M80,{0} H110' stroke='#1f5fbf' stroke-width='2'/><text x='116' y='{1}' font-size='12'>best so far</text>\n", ly, ly + 4);
   s += fmt::format("<circle cx='215' cy='{0}' r='3' fill='#999'/><text x='224' y='{1}' font-size='12'>measured candidate</text>\n", ly, ly + 4);
   s += fmt::format("<path d='M360,{0} H390' stroke='#d03030' stroke-width='1.5' stroke-dasharray='6,4'/><text x='396' y='{1}' font-size='12'>default configuration</text>\n", ly, ly + 4);
   s += fmt::format("<text x='560' y='{}' font-size='12' fill='#c33'>x</text><text x='572' y='{}' font-size='12'>failed candidate</text>\n", ly + 4, ly + 4);
+  s += fmt::format("<path d='M680,{0} L676,{1} L684,{1} Z' fill='#e08a00'/><text x='690' y='{2}' font-size='12'>slower than the axis</text>\n",
+                   ly - 4, ly + 3, ly + 4);
   s += "</svg>\n";
   return s;
 }
 
-void writeReport(const std::string &dir, const std::vector<ReportRow> &rows, double baseline, const std::string &title) {
+void writeReport(const std::string &dir, const std::vector<ReportRow> &rows, double baseline, const std::string &title,
+                 const ReportOutcome &outcome) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   std::string csv = "evaluation,elapsed_s,technique,status,median_s,best_so_far_s,config_hash,config_json\n";
@@ -148,10 +171,14 @@ void writeReport(const std::string &dir, const std::vector<ReportRow> &rows, dou
     csv += fmt::format("{},{:.3f},{},{},{},{},{},{}\n", r.evaluation, r.elapsed, csvField(r.technique), r.status,
                        r.median > 0 ? fmt::format("{:.9g}", r.median) : "", r.best > 0 ? fmt::format("{:.9g}", r.best) : "",
                        r.configHash, csvField(r.configJson));
-  std::string svg = convergenceSvg(rows, baseline, title);
+  std::string svg = convergenceSvg(rows, baseline, title, outcome.verdict);
+  std::string result = outcome.verdict + "\n" +
+                       (outcome.chosenConfigJson.empty() ? "no configuration chosen\n"
+                                                         : "chosen configuration:\n" + outcome.chosenConfigJson + "\n");
   data::AtomicFileSet files;
   files.stage(dir + "/tuning.csv", std::vector<uint8_t>(csv.begin(), csv.end()));
   files.stage(dir + "/convergence.svg", std::vector<uint8_t>(svg.begin(), svg.end()));
+  files.stage(dir + "/result.txt", std::vector<uint8_t>(result.begin(), result.end()));
   files.commit();
 }
 

@@ -105,12 +105,27 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
                  spent, opts.evaluations, opts.seconds);
     }
     TuneResult r = tune(prog, opts, backend, db);
+    // --report: the evaluations, and the verdict the user sees on the terminal.
+    auto report = [&](std::string verdict) {
+      if (o.tune.reportDir.empty() || r.reportRows.empty()) return;
+      if (verdict.rfind("tune: ", 0) == 0) verdict.erase(0, 6);
+      while (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
+      try {
+        writeReport(o.tune.reportDir, r.reportRows, r.baseline.seconds,
+                    o.tune.reportTitle.empty() ? prog.instanceName : o.tune.reportTitle,
+                    {verdict, best ? ll::toJson(*best).dump() : ""});
+      } catch (const std::exception &e) {
+        fmt::print(stderr, "warning: the report could not be written: {}\n", e.what());
+      }
+    };
     switch (r.stop) {
     case TuneResult::Stop::Error:
       fmt::print(stderr, "error: {}\n", r.message);
+      report("stopped by an error: " + r.message);
       return 1;
     case TuneResult::Stop::Mismatch:
       fmt::print(stderr, "error: {}\n", r.message);
+      report("stopped: a candidate computed a wrong result (see the terminal's reproducer)");
       return 3;
     default: break;
     }
@@ -118,11 +133,14 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     if (r.stop == TuneResult::Stop::Interrupted) {
       fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
                  db.path());
+      report(fmt::format("interrupted after {} new measurements; best so far {:.3f} ms (not re-timed side by side)",
+                         r.history.size(), r.best.seconds * 1e3));
       return 130;
     }
     const ConfirmationRecord *confirmation =
         r.confirmedBaseline && !db.confirmations().empty() ? &db.confirmations().back() : nullptr;
     fmt::print(stderr, "{}", tuneSummary(r, confirmation));
+    report(tuneSummary(r, confirmation));
     fmt::print(stderr, "tune: stopped by {}: {} new evaluations ({} failed), {} resumed from {}\n", stopName(r.stop),
                r.history.size(), r.failed, r.resumed, db.path());
     if (!best) {

@@ -473,13 +473,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   } else {
     res.best = {state.best ? *state.best : def, state.bestSeconds, ""};
   }
-  if (!opts.reportDir.empty()) {
-    try {
-      writeReport(opts.reportDir, rows, res.baseline.seconds, opts.reportTitle.empty() ? prog.instanceName : opts.reportTitle);
-    } catch (const std::exception &e) {
-      say(fmt::format("warning: the report could not be written: {}", e.what()));
-    }
-  }
+  res.reportRows = std::move(rows); // the driver writes the report, with its verdict
   return res;
 }
 

@@ -23,6 +23,7 @@
 #include "hl/HLIR.h"
 #include "ll/Config.h"
 #include "tune/CandidateBackend.h"
+#include "tune/Report.h"
 #include "tune/SearchSpace.h"
 #include "tune/TuningDb.h"
 
@@ -83,6 +84,7 @@ struct TuneResult {
   std::optional<Measurement> confirmedBaseline;
   int confirmedCandidates = 0;
   int failed = 0;                ///< failed candidates of this session
+  std::vector<ReportRow> reportRows; ///< every evaluation, resumed ones first (for --report)
 };
 
 const char *stopName(TuneResult::Stop s);

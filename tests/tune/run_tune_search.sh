@@ -34,7 +34,16 @@ all=$(tail -n +2 "$tmp/rp/tuning.csv" | grep -vc ',default,' || true)
 # Confirmation: the default and at most --confirm others, each timed in every
 # round; the configuration written is the fastest of those rounds, unless its
 # lead over the default is inside the rounds' spread.
-$mdhc tune $PROG $SMALL --evaluations 6 --confirm 3 --db "$tmp/db-c" -o "$tmp/c.json" 2>"$tmp/log" || { cat "$tmp/log"; fail "confirm"; }
+$mdhc tune $PROG $SMALL --evaluations 6 --confirm 3 --db "$tmp/db-c" --report "$tmp/rc" -o "$tmp/c.json" 2>"$tmp/log" || { cat "$tmp/log"; fail "confirm"; }
+# The report states the verdict printed on the terminal (after the re-timing), and what was written.
+verdict=$(sed -n 's/^tune: \(best.*\)$/\1/p' "$tmp/log" | head -1)
+[ "$(head -1 "$tmp/rc/result.txt")" = "$verdict" ] || { cat "$tmp/rc/result.txt"; fail "result.txt does not state the verdict '$verdict'"; }
+grep -qF "$(echo "$verdict" | cut -c1-40)" "$tmp/rc/convergence.svg" || fail "the plot does not state the verdict"
+python3 - "$tmp/rc/result.txt" "$tmp/c.json" <<'PY' || fail "result.txt does not hold the configuration written"
+import json, sys
+text = open(sys.argv[1]).read()
+assert json.loads(text.split("chosen configuration:\n", 1)[1]) == json.load(open(sys.argv[2]))
+PY
 k=$(sed -n 's/.*re-timed side by side (\([0-9]*\) candidates).*/\1/p' "$tmp/log")
 [ -n "$k" ] && [ "$k" -ge 2 ] && [ "$k" -le 4 ] || { cat "$tmp/log"; fail "no side-by-side re-timing of 2 to 4 candidates reported"; }
 python3 - "$tmp/db-c" "$tmp/c.json" "$k" <<'PY' || fail "the confirmation does not decide the written configuration"

@@ -390,3 +390,28 @@ TEST_CASE("the latest confirmation picks the best configuration, and later measu
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("the convergence plot marks measurements beyond its axis and states the verdict") {
+  using mdh::tune::ReportRow;
+  std::vector<ReportRow> rows;
+  auto row = [&](double median, double best) {
+    ReportRow r;
+    r.evaluation = int(rows.size()) + 1;
+    r.elapsed = double(rows.size());
+    r.technique = "random";
+    r.status = "ok";
+    r.median = median;
+    r.best = best;
+    rows.push_back(r);
+  };
+  row(1e-3, 1e-3);   // the default, 1 ms
+  row(0.8e-3, 0.8e-3);
+  row(0.1, 0.8e-3);  // 100x the default: beyond the 25x axis
+  row(0.05, 0.8e-3); // 50x
+  const std::string svg = mdh::tune::convergenceSvg(rows, 1e-3, "t", "best is the default, kept");
+  CHECK(svg.find("2 slower measurements above the axis (up to 100 ms)") != std::string::npos);
+  CHECK(svg.find("best is the default, kept") != std::string::npos);
+  size_t triangles = 0;
+  for (size_t at = svg.find("fill='#e08a00'/>"); at != std::string::npos; at = svg.find("fill='#e08a00'/>", at + 1)) ++triangles;
+  CHECK(triangles == 2 * 2 + 1); // both panels, and the legend
+}
