@@ -122,7 +122,7 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     case TuneResult::Stop::Error:
       fmt::print(stderr, "error: {}\n", r.message);
       report("stopped by an error: " + r.message);
-      return 1;
+      return r.usageError ? 2 : 1; // a usage error in every command (docs/compiler.md)
     case TuneResult::Stop::Mismatch:
       fmt::print(stderr, "error: {}\n", r.message);
       report("stopped: a candidate computed a wrong result (see the terminal's reproducer)");

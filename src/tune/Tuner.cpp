@@ -98,12 +98,14 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   if (auto errs = ll::validate(space.start(), prog, model); !errs.empty()) {
     res.message = "the pinned parameters do not give a valid configuration:";
     for (const auto &e : errs) res.message += "\n  - " + e;
+    res.usageError = true;
     return res;
   }
   std::string techErr;
   auto technique = makeTechnique(opts.technique, opts.seed, techErr);
   if (!technique) {
     res.message = techErr;
+    res.usageError = true;
     return res;
   }
 

@@ -74,6 +74,7 @@ struct TuneResult {
   enum class Stop { Evaluations, Seconds, Plateau, Exhausted, Interrupted, Mismatch, Error };
   Stop stop = Stop::Error;
   std::string message;           ///< Error / Mismatch: what happened and what to do
+  bool usageError = false;       ///< Error: the request itself (pins, technique) is unusable: exit 2
   Measurement best;              ///< over the database (resumed measurements included)
   Measurement baseline;          ///< the default configuration, measured this session
   std::vector<Measurement> history; ///< this session's new measurements, in order

@@ -265,6 +265,10 @@ $difftest "$tmp/neg.mdh" --entry ngd --set N=1,M=7 > /dev/null 2> "$tmp/err"; rc
 printf 'import std;\nmdh red<N: size> = out_view<i64>( O: (i) -> () ) o md_hom<N>( id, (pw(add)) ) o inp_view<i64>( A: (i) -> (i) );\n' > "$tmp/red.mdh"
 timeout 10 $mdhc "$tmp/red.mdh" --entry red --set N=1099511627776 --threads 2 --emit=ll > "$tmp/ll" 2> "$tmp/err"; rc=$?
 [ $rc = 0 ] && grep -q "<COR>" "$tmp/ll" || { cat "$tmp/err"; fail "--emit=ll of a 2^40 reduction exited $rc"; }
+# Pins the model cannot use are a usage error (exit 2), as --config is in compile and run.
+$mdhc tune "$dir/gaps.mdh" --entry gaps --set N=5 --pin '{"threads": -3}' --evaluations 1 --db "$tmp/db-pin" \
+  -o "$tmp/pin.json" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "threads = -3 is out of range" "$tmp/err" || { cat "$tmp/err"; fail "tune --pin threads -3 exited $rc, not 2"; }
 # A typo in a 200000-letter name is suggested in linear time (the edit distance is banded), not
 # quadratic (about 150 s before): the suggestion is found, and the check ends well inside 20 s.
 long=$(head -c 200000 /dev/zero | tr '\0' x)
