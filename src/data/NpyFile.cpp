@@ -35,9 +35,10 @@ constexpr size_t kMaxHeaderBytes = 1 << 20;
 /// The length of the prologue (magic, version, header length) and the header
 /// of the file starting with `bytes`; throws for a bad magic or version.
 size_t headerEnd(const std::vector<uint8_t> &bytes, const std::string &what, size_t &headerStart) {
-  if (bytes.size() < kMagicLen + 4 || std::memcmp(bytes.data(), kMagic, kMagicLen) != 0)
+  if (bytes.size() < kMagicLen || std::memcmp(bytes.data(), kMagic, kMagicLen) != 0)
     fail(what, "not a NumPy .npy file (it does not start with the magic string \\x93NUMPY); "
                "save arrays with `numpy.save`");
+  if (bytes.size() < kMagicLen + 4) fail(what, "truncated .npy header (the file ends before the header's length)");
   unsigned major = bytes[6], minor = bytes[7];
   size_t headerLen = 0;
   if (major == 1) {

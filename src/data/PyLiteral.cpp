@@ -143,6 +143,10 @@ private:
       PyValue key;
       if (!value(key, depth + 1)) return false;
       if (key.kind != PyValue::Kind::Str) return fail("dictionary keys must be strings");
+      // Python keeps the last of equal keys, a lookup here the first: refuse the
+      // ambiguity rather than read another dtype than NumPy would.
+      for (const auto &[k, v] : out.dict)
+        if (k == key.text) return fail(fmt::format("the key '{}' is given twice", key.text));
       if (!peek(':')) return fail("expected `:`");
       ++pos_;
       PyValue v;

@@ -295,7 +295,10 @@ bool Repl::setCommand(const std::vector<std::string> &args) {
     else if (a == "--allow-undefined") d.allowUndefined = true;
     else if (a == "--stats") d.stats = true;
     else if (a == "--quiet") d.quiet = true;
-    else if ((a == "--seed" || a == "--print-limit") && i + 1 < args.size()) {
+    else if ((a == "--seed" || a == "--print-limit") && i + 1 == args.size()) {
+      fmt::print(err_, "error: `{}` needs a value, e.g. `:set {} 7`\n", a, a);
+      return false;
+    } else if (a == "--seed" || a == "--print-limit") {
       const std::string &v = args[++i];
       if (v.empty() || v.size() > 18 || v.find_first_not_of("0123456789") != std::string::npos) {
         fmt::print(err_, "error: `{}` needs a non-negative integer, not `{}`\n", a, v);
@@ -339,6 +342,7 @@ bool Repl::unsetCommand(const std::vector<std::string> &args) {
     else if (a == "--stats") d.stats = false;
     else if (a == "--quiet") d.quiet = false;
     else if (a == "--seed") d.seed = 1;
+    else if (a == "--print-limit") d.printLimit = RunRequest{}.printLimit;
     else {
       size_t before = d.sets.size();
       d.sets.erase(std::remove_if(d.sets.begin(), d.sets.end(),
@@ -356,8 +360,10 @@ bool Repl::unsetCommand(const std::vector<std::string> &args) {
 void Repl::showSettings() const {
   const RunRequest &d = session_.defaults();
   fmt::print(out_, "settings: {}\n", d.sets.empty() ? "(none)" : fmt::format("{}", fmt::join(d.sets, ",")));
-  fmt::print(out_, "seed: {}{}{}{}{}\n", d.seed, d.precise ? ", --precise" : "", d.trapOverflow ? ", --trap-overflow" : "",
-             d.allowUndefined ? ", --allow-undefined" : "", d.stats ? ", --stats" : "");
+  const bool ownLimit = d.printLimit != RunRequest{}.printLimit;
+  fmt::print(out_, "seed: {}{}{}{}{}{}{}\n", d.seed, d.precise ? ", --precise" : "", d.trapOverflow ? ", --trap-overflow" : "",
+             d.allowUndefined ? ", --allow-undefined" : "", d.stats ? ", --stats" : "", d.quiet ? ", --quiet" : "",
+             ownLimit ? fmt::format(", --print-limit {}", d.printLimit) : "");
 }
 
 std::vector<std::string> Repl::complete(const std::string &before, size_t &wordStart) const {

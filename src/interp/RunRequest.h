@@ -44,7 +44,9 @@ inline void addRunOptions(CLI::App &app, RunRequest &r) {
   app.add_flag("--trap-overflow", r.trapOverflow, "report the first integer overflow as an error instead of wrapping");
   app.add_flag("--precise", r.precise,
                "high-precision mode: reference values with Σ|terms|, term counts and error bounds");
-  app.add_option("--cells", r.cells, "evaluate only these output cells, e.g. 'C[0,0];C[5,7]'")->type_name("CELLS");
+  app.add_option("--cells", r.cells, "evaluate only these output cells, e.g. 'C[0,0];C[5,7]'")
+      ->type_name("CELLS")
+      ->check(nonEmpty("give cells like `C[0,0];C[5,7]`, or leave out --cells to evaluate every cell"));
   app.add_flag("--stats", r.stats, "print the number of scalar-function applications and the time taken");
   app.add_flag("-q,--quiet", r.quiet, "do not print the results");
   app.add_option("--print-limit", r.printLimit, "print buffers with at most this many cells (default 400)")

@@ -177,7 +177,10 @@ private:
     switch (e.unOp) {
     case hl::UnOp::Neg:
       if (D::isFloat(k)) return D::floatNeg(k, a);
-      return checked(intarith::neg(k, D::bits(a)), e.range, [&] { return fmt::format("-{}", D::format(k, a)); }, k);
+      return checked(intarith::neg(k, D::bits(a)), e.range, [&] {
+        const std::string v = D::format(k, a); // `-(-128)`, not `--128` (a decrement)
+        return v.rfind('-', 0) == 0 ? fmt::format("-({})", v) : "-" + v;
+      }, k);
     case hl::UnOp::Not: return D::fromBits(D::bits(a) ? 0 : 1);
     case hl::UnOp::BitNot: return D::fromBits(intarith::bitNot(k, D::bits(a)));
     }

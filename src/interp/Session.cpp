@@ -271,6 +271,18 @@ RunOutcome Session::runChecked(const RunRequest &r) {
     outputs.push_back({name, file});
   }
   if (!outputs.empty() && !r.cells.empty()) return malformed("--out writes whole buffers; it cannot be combined with --cells");
+  // The cells are part of the command line: read them before any data is made.
+  std::vector<CellRef> cells;
+  if (!r.cells.empty()) {
+    if (!parseCellList(r.cells, cells, err)) return malformed(err);
+    for (const auto &c : cells) {
+      bool known = false;
+      for (const auto &b : prog->outputs) known |= b.name == c.buffer;
+      if (!known)
+        return malformed(fmt::format("`{}` is not an output buffer of `{}` (outputs: {})", c.buffer, r.entry,
+                                     hl::quotedNames(prog->outputs)));
+    }
+  }
   data::AtomicFileSet files; // checked before the evaluation, written after it
   files.protect(sourceFiles(*comp_), "a source file of the program");
   for (const auto &[name, file] : outputs) {
@@ -297,9 +309,7 @@ RunOutcome Session::runChecked(const RunRequest &r) {
   auto start = std::chrono::steady_clock::now();
   uint64_t applications = 0;
   auto last = std::make_unique<LastRun>();
-  if (!r.cells.empty()) {
-    std::vector<CellRef> cells;
-    if (!parseCellList(r.cells, cells, err)) return malformed(err);
+  if (!cells.empty()) {
     if (r.precise) {
       for (const auto &c : evaluatePrecise(*prog, inputs, cells, eo)) {
         applications += c.applications;

@@ -2,7 +2,8 @@
  * Range checks of numeric command-line options (CLI11 validators) whose
  * messages read like the rest of the tools': `--seconds: must be at least 0,
  * not -1`, instead of CLI11's range with the largest double spelt out.
- * A value that is not a number is left to the option's own conversion error.
+ * A value that is not a number is left to the option's own conversion error;
+ * a whole number past 2^64 - 1 is refused (CLI11 would clamp it).
  * nonEmpty() refuses an empty path (`-o ""`), which would otherwise be
  * joined with file names into paths under the file-system root.
  */
@@ -10,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdlib>
 #include <string>
 
 namespace mdh {
@@ -20,6 +23,13 @@ template <class Accept>
 CLI::Validator numberCheck(Accept accept, const std::string &relation, const std::string &bound) {
   return CLI::Validator(
       [=](std::string &value) -> std::string {
+        // CLI11 clamps a whole number past 2^64 - 1 into a 64-bit unsigned option
+        // (every larger seed was the same seed): no option takes such a number.
+        if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) {
+          errno = 0;
+          (void)std::strtoull(value.c_str(), nullptr, 10);
+          if (errno == ERANGE) return "must be at most 18446744073709551615, not " + value;
+        }
         try {
           size_t used = 0;
           const long double v = std::stold(value, &used);

@@ -55,7 +55,14 @@ fn big(x: i32) -> i32 = x * 1000000000;
 mdh scale<N: size> = out_view<i32>( O: (i) -> (i) ) o md_hom<N>( big, (++) ) o inp_view<i32>( I: (i) -> (i) );
 mdh sum8 = out_view<i8>( O: () -> () ) o md_hom<>( id8, () ) o inp_view<i8>( I: () -> () );
 fn id8(x: i8) -> i8 = x;
+fn negmin(x: i8) -> i8 {
+  let y = x * 0 - 127 - 1;
+  return -y;
+}
+mdh nm = out_view<i8>( O: () -> () ) o md_hom<>( negmin, () ) o inp_view<i8>( I: () -> () );
 MDH
+expect "--trap-overflow writes the negation of a negative value -(-128), not --128" 1 'integer overflow: `-\(-128\)` does not fit in i8' -- \
+  "$MDHI" run big.mdh --entry nm --trap-overflow
 expect "integer overflow wraps" 0 'O: i32\[20\]' -- "$MDHI" run big.mdh --entry scale --set N=20
 expect "--trap-overflow reports the first overflow with its indices" 1 'integer overflow: `-?[0-9]+ \* 1000000000` does not fit in i32 .* in `big` at MDA index \(i=[0-9]+\)' -- \
   "$MDHI" run big.mdh --entry scale --set N=20 --trap-overflow
@@ -66,6 +73,12 @@ expect "precise cells" 0 'C\[1, 2\] = .*reference .*Σ\|terms\| .*bound' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=50 --precise --cells 'C[1,2]'
 expect "a cell outside the buffer" 1 'is not a cell of `C`, whose shape is \[3, 4\]' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells 'C[3,0]'
+expect "--cells of a buffer the entry lacks: a usage error before any data" 2 "^error: \`X\` is not an output buffer of \`matmul\`" -- \
+  "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells 'X[0,0]'
+expect "--cells ''" 2 '^--cells: must not be empty' -- \
+  "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells ''
+expect "a seed past 2^64 - 1 is refused, not clamped" 2 '^--seed: must be at most 18446744073709551615, not 18446744073709551616' -- \
+  "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --seed 18446744073709551616
 expect "--out with --cells" 2 'cannot be combined with --cells' -- \
   "$MDHI" run "$EX/matmul.mdh" --entry matmul --set T=f32,I=3,J=4,K=5 --cells 'C[0,0]' --out C=c.npy
 

@@ -17,6 +17,10 @@ out=$("$MDHI" matvec.mdh 2>&1 <<'SCRIPT'
 :set T=i32,I=3,K=2 --seed 4
 :set
 :run matvec
+:set --print-limit 2 --quiet
+:set
+:unset --print-limit --quiet
+:set
 :print w
 :print w[1]
 :print
@@ -66,6 +70,8 @@ check 'out_view<T>\( w: \(i,k\) -> \(i\) \)' ":info shows the program"
 check '^-- .*std.mdh' ":browse lists the modules"
 check '^settings: T=i32,I=3,K=2' ":set remembers settings"
 check 'seed: 4' ":set --seed"
+check '^seed: 4, --quiet, --print-limit 2$' ":set shows --print-limit and --quiet"
+check '^seed: 4$' ":unset --print-limit --quiet forgets them"
 check '^w: i32\[3\] = \[' ":run with remembered settings"
 check '^w\[1\] = -?[0-9]+$' ":print a cell"
 check '^output w: i32\[3\]' ":print lists buffers"

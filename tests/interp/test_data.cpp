@@ -150,6 +150,17 @@ TEST_CASE("bad data files give clear errors") {
     std::vector<uint8_t> longer = bytes;
     longer.push_back(0);
     CHECK(dataErrorOf([&] { data::decodeNpy(longer, "`x.npy`"); }).find("unexpected bytes") != std::string::npos);
+    // Magic and version only: a truncated header, not "no magic string".
+    std::vector<uint8_t> magicOnly(bytes.begin(), bytes.begin() + 8);
+    CHECK(dataErrorOf([&] { data::decodeNpy(magicOnly, "`x.npy`"); }).find("truncated .npy header") != std::string::npos);
+  }
+  SUBCASE("a header giving a key twice is refused (NumPy keeps the last one, a lookup the first)") {
+    const std::string dict = "{'descr': '<f4', 'descr': '<f8', 'fortran_order': False, 'shape': (2,), }";
+    std::string header = dict + std::string(128 - 10 - dict.size() - 1, ' ') + "\n";
+    std::vector<uint8_t> npy = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, uint8_t(header.size()), 0};
+    npy.insert(npy.end(), header.begin(), header.end());
+    npy.resize(npy.size() + 8, 0);
+    CHECK(dataErrorOf([&] { data::decodeNpy(npy, "`x.npy`"); }).find("the key 'descr' is given twice") != std::string::npos);
   }
   SUBCASE("wrong dtype names the buffer, the expected and the found type") {
     std::string p = tempPath("f64.npy");
