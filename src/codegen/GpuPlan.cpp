@@ -10,6 +10,39 @@
 #include <numeric>
 
 namespace mdh::codegen {
+namespace {
+
+void markReads(const hl::SExpr &e, std::vector<bool> &read) {
+  if (e.kind == hl::SExpr::Kind::Local && e.slot >= 0 && size_t(e.slot) < read.size()) read[size_t(e.slot)] = true;
+  for (const auto &a : e.args)
+    if (a) markReads(*a, read);
+}
+
+void markReads(const std::vector<hl::SStmtPtr> &body, std::vector<bool> &read) {
+  for (const auto &s : body) {
+    if (!s) continue;
+    if (s->value) markReads(*s->value, read);
+    markReads(s->thenBody, read);
+    markReads(s->elseBody, read);
+  }
+}
+
+/// Whether f reads a value of input buffer `b`: a stage of a buffer it ignores
+/// only costs copies (and PoCL aborted on a staged array never read when a
+/// work-group has one work-item).
+bool fReadsBuffer(const hl::Program &p, const hl::Buffer &b) {
+  if (!p.f) return true;
+  std::vector<bool> read(p.f->localTypes.size(), false);
+  markReads(p.f->body, read);
+  size_t param = p.usesIndices ? p.dims() : 0;
+  for (const auto &in : p.inputs) {
+    for (size_t a = 0; a < in.accesses.size(); ++a, ++param)
+      if (&in == &b && (param >= p.f->numParams || read[param])) return true;
+  }
+  return false;
+}
+
+} // namespace
 
 GpuPlan planGpu(const ll::Lowered &l, int64_t maxGroupSize) {
   GpuPlan g;
@@ -55,7 +88,7 @@ GpuPlan planGpu(const ll::Lowered &l, int64_t maxGroupSize) {
       const hl::Buffer *buf = nullptr;
       for (const auto &b : p.inputs)
         if (b.name == s.buffer) buf = &b;
-      if (!buf) continue;
+      if (!buf || !fReadsBuffer(p, *buf)) continue;
       GpuStage st;
       st.buffer = buf;
       st.local = ll::isLocalMemoryLayer(s.layer);
