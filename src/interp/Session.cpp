@@ -17,6 +17,7 @@
 #include "interp/ResultPrinter.h"
 #include "interp/RuntimeError.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 #include <chrono>
@@ -68,8 +69,11 @@ std::string preciseLeafText(const std::string &cell, const PreciseLeaf &l, uint6
   std::string name = cell + l.path;
   if (!l.isFloat) return fmt::format("{} = {}  (exact, {} term{})\n", name, l.text, terms, terms == 1 ? "" : "s");
   std::string rounded = l.kind == Type::Kind::F32 ? fmt::format("{}", float(l.value)) : fmt::format("{}", double(l.value));
-  return fmt::format("{} = {}  (reference {}, Σ|terms| {:.6g}, {} term{}, k {:.3g}, bound {:.3g})\n", name, rounded, l.text,
-                     l.absSum, terms, terms == 1 ? "" : "s", l.roundings, l.errorBound);
+  // A NaN has no sign worth printing (`-nan` read like a number with a sign).
+  auto num = [](double v, const char *spec) { return std::isnan(v) ? std::string("nan") : fmt::format(spec, v); };
+  return fmt::format("{} = {}  (reference {}, Σ|terms| {}, {} term{}, k {:.3g}, bound {})\n", name,
+                     std::isnan(double(l.value)) ? "nan" : rounded, l.text, num(l.absSum, "{:.6g}"), terms, terms == 1 ? "" : "s",
+                     l.roundings, num(l.errorBound, "{:.3g}"));
 }
 
 } // namespace

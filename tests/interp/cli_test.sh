@@ -61,6 +61,12 @@ fn negmin(x: i8) -> i8 {
 }
 mdh nm = out_view<i8>( O: () -> () ) o md_hom<>( negmin, () ) o inp_view<i8>( I: () -> () );
 MDH
+cat > nan.mdh <<'MDH'
+fn zz(a: f64) -> f64 = (a - a) / (a - a);
+mdh nn = out_view<f64>( O: () -> () ) o md_hom<>( zz, () ) o inp_view<f64>( A: () -> () );
+MDH
+expect "--precise prints a NaN cell's magnitudes as nan, not -nan" 0 '^O = nan  \(reference nan, Σ\|terms\| (nan|inf), ' -- \
+  "$MDHI" run nan.mdh --entry nn --precise
 expect "--trap-overflow writes the negation of a negative value -(-128), not --128" 1 'integer overflow: `-\(-128\)` does not fit in i8' -- \
   "$MDHI" run big.mdh --entry nm --trap-overflow
 expect "integer overflow wraps" 0 'O: i32\[20\]' -- "$MDHI" run big.mdh --entry scale --set N=20
