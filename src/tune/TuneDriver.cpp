@@ -133,8 +133,10 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     if (r.stop == TuneResult::Stop::Interrupted) {
       fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
                  db.path());
-      report(fmt::format("interrupted after {} new measurements; best so far {:.3f} ms (not re-timed side by side)",
-                         r.history.size(), r.best.seconds * 1e3));
+      report(r.best.seconds > 0
+                 ? fmt::format("interrupted after {} new measurements; best so far {:.3f} ms (not re-timed side by side)",
+                               r.history.size(), r.best.seconds * 1e3)
+                 : fmt::format("interrupted after {} new measurements, none of them successful", r.history.size()));
       return 130;
     }
     const ConfirmationRecord *confirmation =
