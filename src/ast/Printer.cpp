@@ -83,8 +83,10 @@ static int exprPrec(const Expr &e) {
   }
 }
 
+/// `x`, in parentheses when `paren`.
+static std::string wrap(const Expr &x, bool paren) { return paren ? "(" + printExpr(x) + ")" : printExpr(x); }
+
 std::string printExpr(const Expr &e) {
-  auto wrap = [](const Expr &x, bool paren) { return paren ? "(" + printExpr(x) + ")" : printExpr(x); };
   switch (e.kind) {
   case Expr::Kind::Int:
   case Expr::Kind::Float: return e.text;
@@ -374,7 +376,7 @@ private:
         const Expr &r = *chain[i]->operands[1];
         const std::string op = spelling(chain[i]->binaryOp);
         const size_t res = i + 1 == chain.size() ? reserve : 0;
-        const std::string piece = op + " " + wrapFlat(r, exprPrec(r) <= p);
+        const std::string piece = op + " " + wrap(r, exprPrec(r) <= p);
         if (columnAfter(text, column) + 1 + piece.size() + res <= o.lineWidth) {
           text += " " + piece;
           continue;
@@ -448,8 +450,6 @@ private:
   static size_t columnAfter(const std::string &text, size_t column) {
     return text.find('\n') == std::string::npos ? column + text.size() : lastLineLength(text);
   }
-
-  static std::string wrapFlat(const Expr &x, bool paren) { return paren ? "(" + printExpr(x) + ")" : printExpr(x); }
 
   std::string metaParams(const Decl &d, size_t column = 0, size_t reserve = 0) {
     if (!d.hasMetaParams) return "";

@@ -157,18 +157,6 @@ ProgramShapes resolveShapes(const hl::Program &p, const std::map<std::string, st
   requireAddressable(p.inputs, s.inputs, s.runtimeSizes);
   requireAddressable(p.outputs, s.outputs, s.runtimeSizes);
   requireAccessesInBuffers(p, s); // §12.5 with these run-time sizes, before any tool touches a buffer
-  // Every access of a buffer with a negative extent is out of range, so the check above
-  // has reported it; this keeps such a shape from any tool if it ever did not.
-  auto requireNonNegative = [&](const std::vector<hl::Buffer> &buffers, const std::vector<std::vector<int64_t>> &shapes) {
-    for (size_t i = 0; i < buffers.size(); ++i)
-      if (std::any_of(shapes[i].begin(), shapes[i].end(), [](int64_t e) { return e < 0; }))
-        throw RuntimeError(codes::kRuntimeSize,
-                           fmt::format("buffer `{}` has the negative shape {} with these run-time sizes", buffers[i].name,
-                                       data::shapeString(shapes[i])),
-                           buffers[i].range, "check the run-time sizes against the index functions");
-  };
-  requireNonNegative(p.inputs, s.inputs);
-  requireNonNegative(p.outputs, s.outputs);
   return s;
 }
 

@@ -255,26 +255,24 @@ int64_t balancedPartTile(int64_t n, int64_t preferred, int cores) {
     const double balance = double(n) / double(cores * heaviest);
     return t % 8 == 0 || t % 6 == 0 ? balance : 0.9 * balance;
   };
+  // Per part count only the smallest tile giving it, and the smallest multiples
+  // of 8 and 6 at or above it, can score best: those are the candidates (the
+  // same result as trying every tile from preferred - 1 down to half of it,
+  // which took minutes for a dimension of 2^40 elements). There are at most
+  // n / lo part counts: about 64 for the default's preferred >= n / 32.
   const int64_t lo = std::max<int64_t>(1, (preferred + 1) / 2);
-  int64_t best = preferred;
-  if (preferred - lo <= 65536) {
-    for (int64_t t = preferred - 1; t >= lo; --t)
-      if (score(t) > score(best)) best = t;
-  } else {
-    // A huge dimension (2^40 elements took minutes tile by tile): for each part
-    // count only the smallest tile giving it, and the smallest multiples of 8 and
-    // 6 at or above it, can score best, so those are the candidates (same result).
-    std::vector<int64_t> candidates;
-    auto roundUp = [](int64_t t, int64_t m) { return (t + m - 1) / m * m; };
+  std::vector<int64_t> candidates;
+  auto roundUp = [](int64_t t, int64_t m) { return (t + m - 1) / m * m; };
+  if (preferred >= 2)
     for (int64_t q = (n + preferred - 2) / (preferred - 1); q <= (n + lo - 1) / lo; ++q) {
       const int64_t t0 = std::max(lo, (n + q - 1) / q);
       for (int64_t t : {t0, roundUp(t0, 8), roundUp(t0, 6)})
         if (t <= preferred - 1) candidates.push_back(t);
     }
-    std::sort(candidates.rbegin(), candidates.rend()); // descending, as the loop above: ties keep the larger tile
-    for (int64_t t : candidates)
-      if (score(t) > score(best)) best = t;
-  }
+  std::sort(candidates.rbegin(), candidates.rend()); // descending: ties keep the larger tile
+  int64_t best = preferred;
+  for (int64_t t : candidates)
+    if (score(t) > score(best)) best = t;
   return score(best) > score(preferred) + 0.03 ? best : preferred;
 }
 

@@ -8,6 +8,7 @@
 #include "parse/Parser.h"
 
 #include "parse/NestingCheck.h"
+#include "parse/Tokens.h"
 
 #include "MDHLexer.h"
 #include "MDHParser.h"
@@ -19,7 +20,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <map>
-#include <set>
 
 namespace mdh {
 namespace {
@@ -144,7 +144,7 @@ public:
       if (!h.empty()) hint = h;
     }
     const std::string text = tok->getText();
-    if (expected.size() == 1 && has("identifier") && isKeyword(text))
+    if (expected.size() == 1 && has("identifier") && isReservedWord(text))
       hint = fmt::format("`{}` is a reserved word; choose another name", text);
     else if (text == "∘" && !has("`∘`"))
       hint = "`∘` (or `o`) composes the stages of an mdh declaration; in an expression, call functions: `f(g(x))`";
@@ -167,13 +167,6 @@ public:
     if (open && hint.empty()) hint = "add `}` to close the block";
     diags_.error("E0001", r, message, hint);
     if (open) diags_.note(range(open), "this `{` is not closed");
-  }
-
-  static bool isKeyword(const std::string &w) {
-    static const std::set<std::string> keywords = {"import", "fn",      "record",   "combine", "view", "mdh",
-                                                   "md_hom", "inp_view", "out_view", "let",     "mut",  "if",
-                                                   "else",   "return",  "as",       "true",    "false"};
-    return keywords.count(w) > 0;
   }
 
   /// How to write a mathematical operator symbol in ASCII (empty: not one).
