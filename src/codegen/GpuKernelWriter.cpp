@@ -3,10 +3,11 @@
  *
  * Kernels of a configuration `<name>`:
  *   <name>_tile     tiled strategy: one work-group per work-group tile
- *   <name>_canon    canonical strategy: one work-item per output cell, or, for a single
- *                   prefix-sum dimension, one per line of cells along it (the running
- *                   value is carried: linear, same bits; with point-wise dimensions before
- *                   it, one running value per index combination of theirs, in mdh_sums)
+ *   <name>_canon    canonical strategy: one work-item per output cell, or, with
+ *                   prefix-sum dimensions, one per block of cells over them (each scan's
+ *                   running value is carried: linear, same bits; one per index combination
+ *                   of the point-wise dimensions before it and the scans after it, in
+ *                   mdh_sums, or private when there are none)
  *   <name>_combine  partial results of work-groups that split a reduction, in part order
  *   <name>_scanA_d / scanB_d / scanC_d   prefix sum along dimension d: block scan,
  *                   scan of block totals per line, carries added
@@ -14,6 +15,7 @@
  */
 #include "codegen/GpuKernelWriter.h"
 
+#include "codegen/CanonicalCarries.h"
 #include "codegen/ScalarC.h"
 
 #include <fmt/format.h>
@@ -173,12 +175,12 @@ private:
         h += fmt::format("  const int64_t mdh_lines{} = {} > 0 ? mdh_cells / {} : 0;\n", d, N(d), N(d));
         sums = fmt::format("std::max<int64_t>({}, mdh_lines{} * mdh_nb{})", sums, d, d);
       }
-    // The canonical line kernel's running values (point-wise dimensions before its scan).
-    if (G.canonical)
-      if (auto p = carriedScanDim(); p && !carriedOuterPw(*p).empty())
-        sums = fmt::format("({} > 0 ? mdh_cells / {} : 0) * {}", N(*p), N(*p), carriesPerLine(*p));
+    // The canonical block kernel's blocks and the running values kept in mdh_sums.
+    h += fmt::format("  const int64_t mdh_canon_blocks = ({0}) > 0 ? mdh_cells / ({0}) : 0;\n", G.canonical ? blockCells() : "INT64_C(1)");
+    if (G.canonical && !scanDimensions(P).empty() && !sharedCarries().empty())
+      sums = fmt::format("mdh_canon_blocks * ({})", sharedCarrySlots());
     h += fmt::format("  const int64_t mdh_sums_elems = {};\n", sums);
-    h += "  (void)mdh_groups; (void)mdh_red_parts;\n";
+    h += "  (void)mdh_groups; (void)mdh_red_parts; (void)mdh_canon_blocks;\n";
     k.hostSizes = h;
   }
 
@@ -295,35 +297,39 @@ private:
   }
 
   // ---- canonical strategy ------------------------------------------------------------------
-  /// The prefix-sum dimension a line kernel can carry along: the only `ps` dimension.  With
-  /// only concatenations before it, one running value per line of cells is the whole state;
-  /// point-wise dimensions before it need one per index combination of theirs
-  /// (carriedOuterPw()), kept in mdh_sums.
-  std::optional<size_t> carriedScanDim() const {
-    std::optional<size_t> scan;
-    for (size_t d = 0; d < D; ++d)
-      if (P.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) {
-        if (scan) return std::nullopt;
-        scan = d;
-      }
-    return scan;
-  }
-  /// The point-wise dimensions before the carried scan dimension p.
-  std::vector<size_t> carriedOuterPw(size_t p) const {
-    std::vector<size_t> pw;
-    for (size_t d = 0; d < p; ++d)
-      if (P.ops[d].kind == hl::CombineOperator::Kind::PointWise) pw.push_back(d);
-    return pw;
-  }
-  /// Running values per line of the carried scan p: the product of the extents of the
-  /// point-wise dimensions before it ("INT64_C(1)" when there are none).
-  std::string carriesPerLine(size_t p) const {
+  /// Cells per block of the block kernel: the product of the scanned extents.
+  std::string blockCells() const {
     std::string n = "INT64_C(1)";
-    for (size_t d : carriedOuterPw(p)) n += "*" + N(d);
+    for (size_t p : scanDimensions(P)) n += "*" + N(p);
     return n;
   }
+  /// The scans whose running values live in mdh_sums (those with selectors); the others
+  /// have one running value per block, private to the work-item (mdh_carry<p>).
+  std::vector<size_t> sharedCarries() const {
+    std::vector<size_t> shared;
+    for (size_t p : scanDimensions(P))
+      if (!carrySelectors(P, p).empty()) shared.push_back(p);
+    return shared;
+  }
+  /// mdh_sums elements per block: every shared scan's slots, one after the other.
+  std::string sharedCarrySlots() const {
+    std::string n;
+    for (size_t p : sharedCarries()) n += (n.empty() ? "" : " + ") + carrySlotCount(P, p);
+    return n.empty() ? "INT64_C(0)" : n;
+  }
+  /// Where scan p's running value for the current selectors is: private (mdh_carry<p>), or
+  /// p's slots in this block's part of mdh_sums.
+  std::string carrySlot(size_t p) const {
+    if (carrySelectors(P, p).empty()) return fmt::format("mdh_carry{}", p);
+    std::string offset;
+    for (size_t q : sharedCarries()) {
+      if (q == p) break;
+      offset += " + " + carrySlotCount(P, q);
+    }
+    return fmt::format("mdh_sums[q * ({}){} + {}]", sharedCarrySlots(), offset, carrySlotIndex(P, p));
+  }
   void canonKernel(GpuKernels &k) {
-    if (auto p = carriedScanDim()) return canonLineKernel(k, *p);
+    if (!scanDimensions(P).empty()) return canonBlockKernel(k);
     beginKernel("canon", G.groupSize);
     line(fmt::format("const int64_t q = MDH_GROUP_ID * INT64_C({}) + MDH_LOCAL_ID;", G.groupSize));
     open("if (q < mdh_cells)");
@@ -336,68 +342,68 @@ private:
     endKernel();
     k.launches.push_back({name + "_canon", fmt::format("(mdh_cells + {} - 1) / {}", G.groupSize, G.groupSize), G.groupSize, 0, ""});
   }
-  /// Canonical strategy with one carried scan dimension p: one work-item per line of cells
-  /// along p, which walks the line in ascending order and combines each new element into the
-  /// running value — the same left fold as the per-cell kernel (same bits), linear in N_p
-  /// instead of quadratic.
-  void canonLineKernel(GpuKernels &k, size_t p) {
+  /// Canonical strategy with prefix-sum dimensions: one work-item per block of cells (an
+  /// index combination of the concatenated dimensions), which walks the block in ascending
+  /// lexicographic order over the scanned dimensions; every scan p extends its running value
+  /// (carrySlot()) by each new element's inner fold.  The value p left for c<p> - 1 and the
+  /// same later coordinates is still there, and it restarts at c<p> = 0, i.e. whenever an
+  /// earlier coordinate moved on: the same left folds as the per-cell kernel (same bits),
+  /// linear in the cells instead of quadratic per scan.
+  void canonBlockKernel(GpuKernels &k) {
+    const auto scans = scanDimensions(P);
     beginKernel("canon", G.groupSize);
-    line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
+    line(fmt::format("const int64_t mdh_blocks = ({0}) > 0 ? mdh_cells / ({0}) : 0;", blockCells()));
     line(fmt::format("const int64_t q = MDH_GROUP_ID * INT64_C({}) + MDH_LOCAL_ID;", G.groupSize));
-    open("if (q < mdh_lines)");
-    line("int64_t mdh_qrem = q;");
-    for (size_t d = D; d-- > 0;) {
-      if (isRed(d) || d == p) continue;
-      line(fmt::format("const int64_t c{0} = mdh_qrem % {1}; mdh_qrem /= {1};", d, N(d)));
-    }
-    line("(void)mdh_qrem;");
+    open("if (q < mdh_blocks)");
+    // The block's coordinates: those of the concatenated dimensions (nvcc warns about an
+    // unused remainder when there are none).
+    std::vector<size_t> cat;
+    for (size_t d = D; d-- > 0;)
+      if (P.ops[d].kind == hl::CombineOperator::Kind::Concat) cat.push_back(d);
+    if (!cat.empty()) line("int64_t mdh_qrem = q;");
+    for (size_t i = 0; i < cat.size(); ++i)
+      line(fmt::format(i + 1 < cat.size() ? "const int64_t c{0} = mdh_qrem % {1}; mdh_qrem /= {1};" : "const int64_t c{0} = mdh_qrem % {1};",
+                       cat[i], N(cat[i])));
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
-    // Only concatenations before p: one running value, private to the work-item; point-wise
-    // dimensions before it: one per index combination of theirs, in mdh_sums (this line's
-    // block), each the left fold in ascending order that the per-cell kernel computes.
-    if (carriedOuterPw(p).empty()) line(fmt::format("{} mdh_carry;", E));
-    open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
-    fold(0, x, p, "0");
+    for (size_t p : scans)
+      if (carrySelectors(P, p).empty()) line(fmt::format("{} mdh_carry{};", E, p));
+    for (size_t p : scans) open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+    fold(0, x, true);
     storeOut(outCoords("c"), "v0");
-    close();
+    for (size_t i = 0; i < scans.size(); ++i) close();
     close();
     endKernel();
     k.launches.push_back({name + "_canon",
-                          fmt::format("(mdh_cells / {0} + {1} - 1) / {1}", N(p), G.groupSize), G.groupSize, 0, ""});
+                          fmt::format("(mdh_canon_blocks + {0} - 1) / {0}", G.groupSize), G.groupSize, 0, ""});
   }
-  /// v<d> = the part of Def. 9 for dims d..D-1.  With `carried` = p (canonLineKernel), the
-  /// fold does not start over at each c<p>: dimension p extends the running value of the
-  /// index combination `k` of the point-wise dimensions before it (mdh_carry when there are
-  /// none, else mdh_sums[q * carries + k]) by this element's inner fold.
-  void fold(size_t d, const std::vector<std::string> &x, std::optional<size_t> carried = std::nullopt,
-            const std::string &k = "0") {
+  /// v<d> = the part of Def. 9 for dims d..D-1.  With `carryScans` (canonBlockKernel), a
+  /// prefix-sum dimension does not fold from 0 at each cell: it extends its running value
+  /// (carrySlot()) by this element's inner fold.
+  void fold(size_t d, const std::vector<std::string> &x, bool carryScans = false) {
     if (d == D) {
       line(fmt::format("const {} v{} = {};", E, d, applyF(x)));
       return;
     }
     const auto &cop = P.ops[d];
-    if (carried && d == *carried) {
+    if (carryScans && cop.kind == hl::CombineOperator::Kind::PrefixSum) {
       line(fmt::format("const int64_t i{0} = c{0};", d));
-      fold(d + 1, x);
-      const std::string slot =
-          carriedOuterPw(d).empty() ? "mdh_carry" : fmt::format("mdh_sums[q * ({}) + {}]", carriesPerLine(d), k);
+      fold(d + 1, x, carryScans);
+      const std::string slot = carrySlot(d);
       line(fmt::format("if (c{0} == 0) {1} = v{2}; else {1} = {3};", d, slot, d + 1, applyBinary(cop.op, slot, fmt::format("v{}", d + 1), dia)));
       line(fmt::format("const {} v{} = {};", E, d, slot));
       return;
     }
     if (cop.kind == hl::CombineOperator::Kind::Concat) {
       line(fmt::format("const int64_t i{} = c{};", d, d));
-      fold(d + 1, x, carried, k);
+      fold(d + 1, x, carryScans);
       line(fmt::format("const {} v{} = v{};", E, d, d + 1));
       return;
     }
     line(fmt::format("{} v{};", E, d));
     std::string bound = cop.kind == hl::CombineOperator::Kind::PrefixSum ? fmt::format("i{} <= c{}", d, d) : fmt::format("i{} < {}", d, N(d));
     open(fmt::format("for (int64_t i{} = 0; {}; ++i{})", d, bound, d));
-    // A point-wise dimension before the carried one selects the running value.
-    const bool selects = carried && d < *carried;
-    fold(d + 1, x, carried, !selects ? k : k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d));
+    fold(d + 1, x, carryScans);
     line(fmt::format("if (i{} == 0) v{} = v{}; else v{} = {};", d, d, d + 1, d,
                      applyBinary(cop.op, fmt::format("v{}", d), fmt::format("v{}", d + 1), dia)));
     close();

@@ -16,11 +16,13 @@
  * Streamed scan (tiled programs whose only non-++ dimension is one ps):
  *   no tile loops; lines scanned while f is evaluated (streamedScan()).
  * Canonical strategy: parallel over output cells, each folded in the
- * canonical order of Def. 9 (programs outside Lemma 10).
+ * canonical order of Def. 9 (programs outside Lemma 10); with prefix-sum
+ * dimensions, blocks of cells run in order and carry each running prefix.
  */
 #include "codegen/OpenMPEmitter.h"
 
 #include "codegen/CNames.h"
+#include "codegen/CanonicalCarries.h"
 #include "codegen/EntryHeader.h"
 #include "codegen/ScalarC.h"
 #include "codegen/SizeGuard.h"
@@ -513,11 +515,8 @@ static inline void mdh_stream_fence() {
 
   void canonical() {
     if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
-    int prefixDims = 0, p = -1;
-    for (size_t d = 0; d < D; ++d)
-      if (P.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) ++prefixDims, p = int(d);
-    if (prefixDims == 1) {
-      canonicalScan(size_t(p));
+    if (!scanDimensions(P).empty()) {
+      canonicalScan();
       if (!L.directOutput) scatter("mdh_tmp.data()");
       return;
     }
@@ -532,70 +531,73 @@ static inline void mdh_stream_fence() {
     if (!L.directOutput) scatter("mdh_tmp.data()");
   }
 
-  /// The canonical strategy with one prefix-sum dimension p: each line of
-  /// output cells along p runs sequentially and carries the prefix, one
-  /// value per index combination of the point-wise dimensions before p, so
-  /// that a cell costs one combine instead of a fold over all earlier
-  /// elements (O(N) instead of O(N^2); 200000 elements took 25 s).  Every
-  /// carried value is the left fold in ascending order that fold() computes,
-  /// so the bits are the same.
-  void canonicalScan(size_t p) {
-    std::vector<size_t> outerPw;
-    for (size_t d = 0; d < p; ++d)
-      if (P.ops[d].kind != hl::CombineOperator::Kind::Concat) outerPw.push_back(d);
-    std::string carries = "INT64_C(1)";
-    for (size_t d : outerPw) carries += "*" + N(d);
-    line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
+  /// The canonical strategy with prefix-sum dimensions: the cells of each block
+  /// (one index combination of the concatenated dimensions) run sequentially, in
+  /// ascending lexicographic order over the scanned dimensions, and every scanned
+  /// dimension p carries its prefix (one value per carrySelectors(p)
+  /// combination), so that a cell costs one combine per scan instead of a fold
+  /// over all earlier elements (O(N) instead of O(N^2) for one scan, of N^2 instead
+  /// of N^4 for two; 200000 elements took 25 s).  The running value of p at
+  /// c<p> - 1 with the same later coordinates is the one the lexicographic order
+  /// left there, and it restarts when c<p> is 0, i.e. whenever an earlier
+  /// coordinate moved on.  Every carried value is the left fold in ascending
+  /// order that fold() computes, so the bits are the same.
+  void canonicalScan() {
+    const auto scans = scanDimensions(P);
+    std::string blockCells = "INT64_C(1)";
+    for (size_t p : scans) blockCells += "*" + N(p);
+    line(fmt::format("const int64_t mdh_block_cells = {};", blockCells));
+    line("const int64_t mdh_blocks = mdh_block_cells > 0 ? mdh_cells / mdh_block_cells : 0;");
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
-    line(fmt::format("mdh_array<{}> mdh_carry(static_cast<size_t>({}));", E, carries));
+    for (size_t p : scans)
+      line(fmt::format("mdh_array<{}> mdh_carry{}(static_cast<size_t>({}));", E, p, carrySlotCount(P, p)));
     line("#pragma omp for schedule(static)");
-    open("for (int64_t mdh_line = 0; mdh_line < mdh_lines; ++mdh_line)");
-    line("int64_t mdh_rem = mdh_line;");
-    for (size_t d = D; d-- > 0;) {
-      if (isRed(d) || d == p) continue;
-      line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", d, N(d), N(d)));
-    }
-    line("(void)mdh_rem;");
-    open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+    open("for (int64_t mdh_block = 0; mdh_block < mdh_blocks; ++mdh_block)");
+    std::vector<size_t> cat;
+    for (size_t d = D; d-- > 0;)
+      if (P.ops[d].kind == hl::CombineOperator::Kind::Concat) cat.push_back(d);
+    if (!cat.empty()) line("int64_t mdh_rem = mdh_block;");
+    for (size_t i = 0; i < cat.size(); ++i)
+      line(fmt::format(i + 1 < cat.size() ? "const int64_t c{0} = mdh_rem % {1}; mdh_rem /= {1};" : "const int64_t c{0} = mdh_rem % {1};",
+                       cat[i], N(cat[i])));
+    for (size_t p : scans) open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
-    std::string k = "0";
-    for (size_t d : outerPw) k = k == "0" ? fmt::format("i{}", d) : fmt::format("({})*{} + i{}", k, N(d), d);
-    fold(0, x, int(p), k);
+    fold(0, x, true);
     storeOut(outCoords("c"), "v0", "mdh_tmp.data()");
-    close();
+    for (size_t i = 0; i < scans.size(); ++i) close();
     close();
     close();
   }
 
   /// v<d> = the part of Def. 9 for dims d..D-1 at the current prefix.  With
-  /// `carried` = p (canonicalScan), dimension p is not folded from 0 here:
-  /// v<p> extends the carried prefix `mdh_carry[k]` by this element's inner fold.
-  void fold(size_t d, const std::vector<std::string> &x, int carried = -1, const std::string &k = "") {
+  /// `carryScans` (canonicalScan), a prefix-sum dimension is not folded from 0
+  /// here: v<d> extends its running value by this element's inner fold.
+  void fold(size_t d, const std::vector<std::string> &x, bool carryScans = false) {
     if (d == D) {
       line(fmt::format("const {} v{} = {};", E, d, applyF(x)));
       return;
     }
     const auto &op = P.ops[d];
-    if (int(d) == carried) {
+    if (carryScans && op.kind == hl::CombineOperator::Kind::PrefixSum) {
       line(fmt::format("const int64_t i{} = c{};", d, d));
-      fold(d + 1, x);
-      const std::string slot = fmt::format("mdh_carry[{}]", k);
+      fold(d + 1, x, carryScans);
+      const std::string slot = fmt::format("mdh_carry{}[{}]", d, carrySlotIndex(P, d));
       line(fmt::format("{} = c{} == 0 ? v{} : {};", slot, d, d + 1, applyBinary(op.op, slot, fmt::format("v{}", d + 1))));
       line(fmt::format("const {} v{} = {};", E, d, slot));
       return;
     }
     if (op.kind == hl::CombineOperator::Kind::Concat) {
       line(fmt::format("const int64_t i{} = c{};", d, d));
-      fold(d + 1, x, carried, k);
+      fold(d + 1, x, carryScans);
       line(fmt::format("const {} v{} = v{};", E, d, d + 1));
       return;
     }
     line(fmt::format("{} v{}{{}};", E, d));
     std::string bound = op.kind == hl::CombineOperator::Kind::PrefixSum ? fmt::format("i{} <= c{}", d, d) : fmt::format("i{} < {}", d, N(d));
     open(fmt::format("for (int64_t i{} = 0; {}; ++i{})", d, bound, d));
-    fold(d + 1, x, carried, k);
+    fold(d + 1, x, carryScans);
     line(fmt::format("v{} = i{} == 0 ? v{} : {};", d, d, d + 1, applyBinary(op.op, fmt::format("v{}", d), fmt::format("v{}", d + 1))));
     close();
   }
