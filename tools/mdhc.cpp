@@ -306,6 +306,15 @@ std::unique_ptr<hl::Program> instantiateEntry(Compilation &comp, const Common &c
   MetaSettings meta;
   if (runTimeSizes) splitRunTimeSizes(comp.sema().lookup(entry), settings, meta, *runTimeSizes);
   else meta = settings;
+  // `N=*` with `N=<extent>` gives a run-time size's value, which only a run uses.
+  for (size_t i = 0; i < meta.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (meta[i].first == meta[j].first) {
+        fmt::print(stderr, "error: `{}` is set twice (`{}` and `{}`); only `mdhc run` takes the value of a run-time size\n",
+                   meta[i].first, meta[j].second, meta[i].second);
+        rc = 2;
+        return nullptr;
+      }
   auto prog = comp.sema().instantiate(entry, meta);
   report(comp, c);
   if (prog && !diagnosticsAllowGoingOn(comp, c)) prog.reset();

@@ -61,11 +61,18 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
         return false;
       }
       std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+      // `N=*` and `N=<extent>` together: N is a run-time size, and this is its value
+      // (splitRunTimeSizes()); any other repetition is a mistake.
+      int times = 0;
+      bool star = v == "*";
+      std::string earlier;
       for (auto &[ek, ev] : out)
-        if (ek == k) {
-          error = fmt::format("`{}` is set twice (`{}` and `{}`)", k, ev, v);
-          return false;
-        }
+        if (ek == k) ++times, star = star != (ev == "*"), earlier = ev;
+      if (times > 1 || (times == 1 && !star)) {
+        error = fmt::format("`{}` is set twice (`{}` and `{}`)", k, earlier, v);
+        if (times == 1 && v != "*") error += fmt::format("; to run with a run-time size, give `{0}=*` and `{0}=<extent>`", k);
+        return false;
+      }
       out.push_back({k, v});
     }
   }
@@ -80,7 +87,11 @@ void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, Meta
     bool isMeta = !decl;
     if (decl)
       for (const auto &p : decl->metaParams) isMeta = isMeta || p.name.name == k;
-    if (isMeta) meta.push_back({k, v});
+    // The value of a meta-parameter made a run-time size (`N=*` next to it).
+    const bool sizeValue = v != "*" && std::any_of(settings.begin(), settings.end(), [&](const auto &kv) {
+      return kv.first == k && kv.second == "*";
+    });
+    if (isMeta && !sizeValue) meta.push_back({k, v});
     else runTimeSizes[k] = v;
   }
 }

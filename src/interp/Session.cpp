@@ -17,6 +17,7 @@
 #include "interp/ResultPrinter.h"
 #include "interp/RuntimeError.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -215,7 +216,12 @@ RunOutcome Session::runChecked(const RunRequest &r) {
   MetaSettings meta;
   std::map<std::string, std::string> sizeTexts, defaultSizeTexts; // run-time sizes, read once they are known
   auto put = [&](const std::string &k, const std::string &v, bool isExplicit) {
-    if (!isMeta(k)) {
+    // `N=*` next to `N=<extent>` in the same settings: N is a run-time size of this value.
+    const MetaSettings &same = isExplicit ? explicitSets : fromDefaults;
+    const bool sizeValue = v != "*" && std::any_of(same.begin(), same.end(), [&](const auto &kv) {
+      return kv.first == k && kv.second == "*";
+    });
+    if (!isMeta(k) || sizeValue) {
       (isExplicit ? sizeTexts : defaultSizeTexts)[k] = v;
       return;
     }

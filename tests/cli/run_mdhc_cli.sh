@@ -354,4 +354,18 @@ grep -q "does not exist" "$tmp/err" && [ ! -e "$tmp/db2" ] || { cat "$tmp/err"; 
 $mdhc check "$tmp/deep.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "150 prefix minuses did not check"; }
 $mdhc fmt "$tmp/deep.mdh" > "$tmp/deep2.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "fmt of 150 prefix minuses"; }
 $mdhc check "$tmp/deep2.mdh" 2> "$tmp/err" || { cat "$tmp/err"; fail "the formatted 150 prefix minuses do not check"; }
+# A generic entry's size made a run-time size on the command line (`N=*`) takes its value from a
+# second `N=<extent>` in mdhi, mdhc run and mdh-difftest, the same result as the static size;
+# compile has no use for the value and says so; any other repetition is an error.
+$mdhi run "$dir/gaps.mdh" --entry gaps --set N=5 --seed 4 --allow-undefined -q --out O="$tmp/g_static.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "static gaps"; }
+$mdhi run "$dir/gaps.mdh" --entry gaps --set 'N=*,N=5' --seed 4 --allow-undefined -q --out O="$tmp/g_mdhi.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "mdhi --set N=*,N=5"; }
+$mdhc run "$dir/gaps.mdh" --entry gaps --set 'N=*' --set N=5 --seed 4 --allow-undefined -q --out O="$tmp/g_mdhc.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "mdhc run --set N=* --set N=5"; }
+cmp -s "$tmp/g_static.npy" "$tmp/g_mdhi.npy" && cmp -s "$tmp/g_static.npy" "$tmp/g_mdhc.npy" || fail "a run-time N=5 differs from the static one"
+$mdhi run "$dir/gaps.mdh" --entry gaps --set 'N=*' --allow-undefined -q 2> "$tmp/err" && fail "mdhi ran with an unknown run-time size"
+grep -q "E0905.*run-time size \`N\`" "$tmp/err" || { cat "$tmp/err"; fail "no E0905 for an unknown run-time size"; }
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set 'N=*,N=5' -o "$tmp" 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "only \`mdhc run\` takes the value of a run-time size" "$tmp/err" || { cat "$tmp/err"; fail "compile took N=*,N=5 (exit $rc)"; }
+$mdhi run "$dir/gaps.mdh" --entry gaps --set 'N=4,N=5' -q 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "\`N\` is set twice (\`4\` and \`5\`); to run with a run-time size, give \`N=\*\` and" "$tmp/err" || { cat "$tmp/err"; fail "N=4,N=5 (exit $rc)"; }
+$difftest "$dir/../difftest/regressions/canonical_multi_scans.mdh" --entry Scan2 --set 'N=*,M=*,N=7,M=1' --configs 1 > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "difftest --set N=*,N=7"; }
 echo "1 passed, 0 failed"
