@@ -143,7 +143,7 @@ struct Program {
   std::string name;                  ///< entry name
   std::string instanceName;          ///< e.g. "matvec_f32_1024_512"
   std::vector<std::pair<std::string, std::string>> metaArgs; ///< as instantiated, for printing
-  std::vector<std::string> dynamicSizes; ///< size parameters left to run time
+  std::vector<std::string> dynamicSizes; ///< size parameters left to run time, in declaration order (the entries' leading arguments)
   std::vector<SizePoly> sizes;       ///< N_d per MDA dimension
   std::vector<std::string> dimNames; ///< index variable names from the first index function
   std::vector<CombineOperator> ops;

@@ -10,18 +10,36 @@
 
 #include "sema/Sema.h"
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace mdh {
 
 /// "function", "record", ... for messages.
 const char *declKindName(ast::Decl::Kind k);
 
+/// Names in the order they were first inserted: run-time sizes become the generated
+/// entries' leading arguments, which callers pass in declaration order.
+class InsertionOrderedNames {
+public:
+  void insert(const std::string &n) {
+    if (!count(n)) names_.push_back(n);
+  }
+  bool count(const std::string &n) const { return std::find(names_.begin(), names_.end(), n) != names_.end(); }
+  std::vector<std::string>::const_iterator begin() const { return names_.begin(); }
+  std::vector<std::string>::const_iterator end() const { return names_.end(); }
+
+private:
+  std::vector<std::string> names_;
+};
+
 struct Env {
   std::map<std::string, Type> types;
   std::map<std::string, SizePoly> sizes;
-  std::set<std::string> dynamicSizes;
+  InsertionOrderedNames dynamicSizes; ///< run-time sizes, in declaration order
   std::vector<std::string> context; ///< "while instantiating ..." notes
 };
 

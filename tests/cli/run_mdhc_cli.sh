@@ -368,4 +368,13 @@ $mdhc compile "$dir/gaps.mdh" --entry gaps --set 'N=*,N=5' -o "$tmp" 2> "$tmp/er
 $mdhi run "$dir/gaps.mdh" --entry gaps --set 'N=4,N=5' -q 2> "$tmp/err"; rc=$?
 [ "$rc" = 2 ] && grep -q "\`N\` is set twice (\`4\` and \`5\`); to run with a run-time size, give \`N=\*\` and" "$tmp/err" || { cat "$tmp/err"; fail "N=4,N=5 (exit $rc)"; }
 $difftest "$dir/../difftest/regressions/canonical_multi_scans.mdh" --entry Scan2 --set 'N=*,M=*,N=7,M=1' --configs 1 > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/out" "$tmp/err"; fail "difftest --set N=*,N=7"; }
+# Run-time sizes are the entries' leading arguments in declaration order (they were alphabetical,
+# and a caller passing them as declared overflowed the buffers), in every backend's entries.
+for backend in openmp opencl cuda; do
+  $mdhc compile "$dir/size_order.mdh" --entry cp --set 'Zed=*,Alpha=*,Mid=*' --backend $backend -o "$tmp/order_$backend" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "compile size_order ($backend)"; }
+  grep -q "^// Run-time sizes (arguments first): Zed, Alpha, Mid$" "$tmp/order_$backend/cp_dyn_dyn_dyn.h" || fail "$backend header: run-time sizes not in declaration order"
+  [ "$(grep -c "cp_dyn_dyn_dyn[_a-z]*(.*int64_t sz_Zed, int64_t sz_Alpha, int64_t sz_Mid," "$tmp/order_$backend/cp_dyn_dyn_dyn.h")" -ge 2 ] || { grep -n "sz_" "$tmp/order_$backend/cp_dyn_dyn_dyn.h"; fail "$backend entries: run-time sizes not in declaration order"; }
+done
+$mdhc compile "$dir/size_order.mdh" --entry cp2 -o "$tmp/order2" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "compile cp2"; }
+grep -q "^// Run-time sizes (arguments first): Zed, Mid$" "$tmp/order2/cp_dyn_3_dyn.h" || fail "cp2: run-time sizes not in declaration order"
 echo "1 passed, 0 failed"
