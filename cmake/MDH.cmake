@@ -9,9 +9,15 @@
 #     [CONFIG  tuned.json]                     # low-level configuration
 #     [STRICT_FP]                              # no FMA contraction (also when
 #                                              # CONFIG says "strict_fp": true)
-#     [THREADS 0]  [INCLUDE dir ...])          # module directories (relative:
+#     [THREADS 0]  [INCLUDE dir ...]           # module directories (relative:
 #                                              # to this CMakeLists.txt, as SOURCE)
+#     [BACKEND openmp|opencl])                 # default openmp; opencl: the
+#                                              # OpenCL kernels and their C++ host
+#                                              # entries (linked to OpenCL::OpenCL)
 #   target_link_libraries(app PRIVATE matvec_f32)   # then #include "matvec_f32.h"
+#
+# MDH_ARCH_FLAGS (a cache variable, default -march=native) are the generated
+# code's target flags: set it to e.g. -march=x86-64-v3 for a portable build.
 #
 # The generated source is rebuilt when the .mdh file, a module it imports or
 # the configuration changes: mdhc writes a depfile of every .mdh file it read
@@ -23,19 +29,27 @@ if(NOT MDHC)
   find_program(MDHC mdhc HINTS ${CMAKE_CURRENT_LIST_DIR}/../build/tools)
 endif()
 find_package(OpenMP REQUIRED)
+set(MDH_ARCH_FLAGS -march=native CACHE STRING "target flags of the code mdh_add_library generates")
 # Depfile paths relative to the current binary directory, as the function writes them (absolute).
 if(POLICY CMP0116)
   cmake_policy(SET CMP0116 NEW)
 endif()
 
 function(mdh_add_library target)
-  cmake_parse_arguments(ARG "STRICT_FP" "SOURCE;ENTRY;SET;CONFIG;THREADS" "INCLUDE" ${ARGN})
+  cmake_parse_arguments(ARG "STRICT_FP" "SOURCE;ENTRY;SET;CONFIG;THREADS;BACKEND" "INCLUDE" ${ARGN})
   if(NOT ARG_SOURCE OR NOT ARG_ENTRY)
     message(FATAL_ERROR "mdh_add_library(${target}): SOURCE and ENTRY are required")
   endif()
+  if(NOT ARG_BACKEND)
+    set(ARG_BACKEND openmp)
+  endif()
+  if(NOT ARG_BACKEND MATCHES "^(openmp|opencl)$")
+    message(FATAL_ERROR "mdh_add_library(${target}): BACKEND ${ARG_BACKEND} is not openmp or opencl "
+                        "(CUDA code comes from `mdhc compile --backend cuda`, built with nvcc)")
+  endif()
   get_filename_component(src ${ARG_SOURCE} ABSOLUTE)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/mdh/${target})
-  set(args compile ${src} --entry ${ARG_ENTRY} --name ${target} -o ${dir})
+  set(args compile ${src} --entry ${ARG_ENTRY} --name ${target} --backend ${ARG_BACKEND} -o ${dir})
   set(deps ${src})
   if(ARG_SET)
     list(APPEND args --set ${ARG_SET})
@@ -91,6 +105,11 @@ function(mdh_add_library target)
   add_library(${target} STATIC ${dir}/${target}.cpp)
   target_include_directories(${target} PUBLIC ${dir})
   target_compile_features(${target} PUBLIC cxx_std_17)
-  target_compile_options(${target} PRIVATE -O3 -march=native ${contract})
-  target_link_libraries(${target} PUBLIC OpenMP::OpenMP_CXX)
+  target_compile_options(${target} PRIVATE -O3 ${MDH_ARCH_FLAGS} ${contract})
+  if(ARG_BACKEND STREQUAL "opencl")
+    find_package(OpenCL REQUIRED)
+    target_link_libraries(${target} PUBLIC OpenCL::OpenCL)
+  else()
+    target_link_libraries(${target} PUBLIC OpenMP::OpenMP_CXX)
+  endif()
 endfunction()

@@ -801,6 +801,10 @@ int main(int argc, char **argv) {
   if (tuneCmd->count("--seconds") && !tuneCmd->count("--evaluations")) tuneCli.opts.evaluations = 1 << 30;
   if (compileCmd->count("--tune-seconds") && !compileCmd->count("--tune-evaluations")) tuneCli.compileEvaluations = 1 << 30;
   if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneCli);
+  if (*compileCmd && compileCmd->count("--name") && kernelName.empty()) {
+    fmt::print(stderr, "error: --name is empty; give a C identifier, or leave --name out for the instance name\n");
+    return 2;
+  }
   if (*compileCmd && tuneCli.compileTune) {
     std::string tuned;
     if (int rc = tuneForCompile(compileOpts, entry, sets, configPath, threads, backend, outDir, tuneCli, tuned)) return rc;

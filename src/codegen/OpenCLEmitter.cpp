@@ -40,7 +40,10 @@ const char *kClVersion = "#ifndef CL_TARGET_OPENCL_VERSION\n#define CL_TARGET_OP
 
 const char *kRuntime = R"RT(
 namespace {
-// Per-process state: the default queue and the built programs (one per context).
+// Per-process state: the default queue and the built programs: the default context's for
+// the process's life, and that of the last other context a caller passed a queue of (a
+// program keeps its context alive, so keeping every one leaked each context a caller made
+// and released).
 struct MdhClState {
   std::mutex m;
   bool queueTried = false;
@@ -65,11 +68,15 @@ const char *mdh_cl_status(cl_int s) {
   case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "memory allocation failed";
   case CL_OUT_OF_HOST_MEMORY: return "out of host memory";
   case CL_INVALID_KERNEL_NAME: return "kernel missing from the program";
+  case CL_INVALID_VALUE: return "invalid value (a size or setting, named above)";
+  case CL_INVALID_BUFFER_SIZE: return "a buffer is smaller than the sizes need (named above)";
+  case CL_INVALID_MEM_OBJECT: return "invalid buffer (a null or released cl_mem)";
   default: return "OpenCL call failed";
   }
 }
 
-// The program for the queue's context, built once per process.
+// The program for the queue's context, built once per process for the default context and
+// once per run of calls for another one; retained for the caller, who releases it.
 cl_int mdh_cl_program(cl_command_queue q, cl_program *out) {
   cl_context ctx = nullptr;
   cl_device_id dev = nullptr;
@@ -81,8 +88,15 @@ cl_int mdh_cl_program(cl_command_queue q, cl_program *out) {
   auto it = s.programs.find(ctx);
   if (it != s.programs.end()) {
     *out = it->second;
-    return CL_SUCCESS;
+    return clRetainProgram(*out);
   }
+  for (auto e = s.programs.begin(); e != s.programs.end();)
+    if (e->first != s.ctx) {
+      clReleaseProgram(e->second);
+      e = s.programs.erase(e);
+    } else {
+      ++e;
+    }
   const char *src = mdh_cl_source;
   size_t len = sizeof(mdh_cl_source) - 1;
   cl_program p = clCreateProgramWithSource(ctx, 1, &src, &len, &st);
@@ -99,7 +113,7 @@ cl_int mdh_cl_program(cl_command_queue q, cl_program *out) {
   }
   s.programs[ctx] = p;
   *out = p;
-  return CL_SUCCESS;
+  return clRetainProgram(p);
 }
 
 // The default queue: MDH_OPENCL_DEVICE=p:d, else the first GPU, else the first device.
@@ -118,7 +132,13 @@ cl_int mdh_cl_default_queue(cl_command_queue *q) {
     clGetPlatformIDs(np, ps.data(), nullptr);
     cl_device_id chosen = nullptr;
     int wantP = -1, wantD = 0;
-    if (const char *env = std::getenv("MDH_OPENCL_DEVICE")) std::sscanf(env, "%d:%d", &wantP, &wantD);
+    const char *env = std::getenv("MDH_OPENCL_DEVICE");
+    char rest = 0;
+    if (env && (std::sscanf(env, "%d:%d%c", &wantP, &wantD, &rest) != 2 || wantP < 0 || wantD < 0)) {
+      std::fprintf(stderr, "mdh (OpenCL): MDH_OPENCL_DEVICE=%s is not PLATFORM:DEVICE (two indices from 0, e.g. 0:1)\n", env);
+      s.queueStatus = CL_INVALID_VALUE;
+      return s.queueStatus;
+    }
     for (int pass = 0; pass < 2 && !chosen; ++pass)
       for (cl_uint i = 0; i < np && !chosen; ++i) {
         if (wantP >= 0 && int(i) != wantP) continue;
@@ -131,6 +151,7 @@ cl_int mdh_cl_default_queue(cl_command_queue *q) {
         if (k >= 0 && cl_uint(k) < nd) chosen = ds[size_t(k)];
       }
     if (!chosen) {
+      if (env) std::fprintf(stderr, "mdh (OpenCL): MDH_OPENCL_DEVICE=%s: there is no device %d on platform %d (%u platforms)\n", env, wantD, wantP, np);
       s.queueStatus = CL_DEVICE_NOT_FOUND;
       return s.queueStatus;
     }
@@ -183,8 +204,20 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   o += runTimeSizeGuard(p, n, "return CL_INVALID_VALUE;");
   o += k.hostSizes;
   o += "  cl_program mdh_prog = nullptr;\n  cl_int st = mdh_cl_program(mdh_queue, &mdh_prog);\n  if (st != CL_SUCCESS) return st;\n";
+  o += "  struct MdhProgramRef { cl_program p; ~MdhProgramRef() { clReleaseProgram(p); } } mdh_prog_ref{mdh_prog};\n";
   o += "  cl_context mdh_ctx = nullptr;\n  st = clGetCommandQueueInfo(mdh_queue, CL_QUEUE_CONTEXT, sizeof mdh_ctx, &mdh_ctx, nullptr);\n";
   o += "  if (st != CL_SUCCESS) return st;\n";
+  // Buffers smaller than the sizes need: an error, not writes past their end.
+  for (const auto *list : {&p.inputs, &p.outputs})
+    for (const auto &b : *list) {
+      const std::string mem = (list == &p.inputs ? "in_" : "out_") + b.name;
+      o += fmt::format("  {{\n    size_t mdh_have = 0;\n    st = clGetMemObjectInfo({0}, CL_MEM_SIZE, sizeof mdh_have, &mdh_have, nullptr);\n"
+                       "    if (st != CL_SUCCESS) return st;\n"
+                       "    if (mdh_have < size_t({1}) * sizeof({2})) {{\n"
+                       "      std::fprintf(stderr, \"mdh (OpenCL): {3}: buffer `{4}` holds %zu bytes, these sizes need %zu\\n\", mdh_have, size_t({1}) * sizeof({2}));\n"
+                       "      return CL_INVALID_BUFFER_SIZE;\n    }}\n  }}\n",
+                       mem, elemsOf(b), cType(b.elem), n, b.name);
+    }
   o += fmt::format("  cl_mem mdh_tmp = clCreateBuffer(mdh_ctx, CL_MEM_READ_WRITE, size_t(std::max<int64_t>(1, mdh_tmp_elems)) * {}, nullptr, &st);\n", k.tempBytes);
   o += "  if (st != CL_SUCCESS) return st;\n";
   o += fmt::format("  cl_mem mdh_sums = clCreateBuffer(mdh_ctx, CL_MEM_READ_WRITE, size_t(std::max<int64_t>(1, mdh_sums_elems)) * {}, nullptr, &st);\n", k.tempBytes);
@@ -317,7 +350,7 @@ EmittedKernel emitOpenCL(const std::vector<GpuUnit> &batch, int64_t maxGroupSize
   e.header = header(batch);
   e.flags = "-O2 -Wl,--no-as-needed -lOpenCL";
   e.compileFlags = "-O2";
-  e.linkFlags = "-lOpenCL";
+  e.linkFlags = "-lOpenCL -lstdc++"; // the host code is C++: a C program needs its runtime
   return e;
 }
 

@@ -73,16 +73,25 @@ public:
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += runTimeSizeCheck(P, "OpenMP", name);
     out += signature() + " {\n";
-    out += runTimeSizeGuard(P, name, "return;");
+    out += runTimeSizeGuard(P, name, "return 1;");
+    out += nullBufferGuard();
+    // Scratch storage outside the parallel regions (the temporary output MDA, the canonical
+    // strategy's running values) can be large: running out of memory is a status, not a
+    // std::bad_alloc through the C entry (which aborts the caller).
+    out += "  try {\n";
+    ++indent;
     body();
-    out += "}\n\n";
+    --indent;
+    out += fmt::format("  }} catch (const std::bad_alloc &) {{\n"
+                       "    std::fprintf(stderr, \"mdh (OpenMP): {}: out of memory for its scratch storage\\n\");\n"
+                       "    return 2;\n  }}\n  return 0;\n}}\n\n", name);
     out += genericEntry();
     k.kernel = out;
     k.source = k.common + k.kernel;
     k.header = header();
     k.flags = buildFlags(C.strictFp);
     k.compileFlags = k.flags;
-    k.linkFlags = "-fopenmp";
+    k.linkFlags = "-fopenmp -lstdc++"; // the object is C++: a C program needs its runtime
     return k;
   }
 
@@ -119,6 +128,7 @@ private:
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <omp.h>
 
@@ -126,6 +136,16 @@ private:
 // (records, scans), which says nothing about the result.
 #if defined(__clang__)
 #pragma clang diagnostic ignored "-Wpass-failed"
+// The helpers are shared by every configuration of a program, so one kernel uses
+// only some of them; conditions come parenthesised from the expression printer.
+#pragma clang diagnostic ignored "-Wunused-function"
+#pragma clang diagnostic ignored "-Wunneeded-internal-declaration"
+#pragma clang diagnostic ignored "-Wparentheses-equality"
+#endif
+// Accumulators are first written where a reduction starts (the first element of a
+// tile), which GCC's -Wmaybe-uninitialized cannot follow through the tile loops.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
 
 // Register tiles use GCC vector types of the widest vector unit compiled for.
@@ -146,7 +166,18 @@ template <class T> struct mdh_array {{
 }};
 
 )", MDH_VERSION, P.instanceName,
-                       L.strategy == ll::Strategy::Canonical ? "canonical" : L.streamedScan >= 0 ? "streamed scan" : "tiled");
+                       L.strategy == ll::Strategy::Canonical ? "canonical" : L.streamedScan >= 0 ? "streamed scan" : "tiled") +
+           (C.strictFp ? strictFpPragmas() : "");
+  }
+
+  /// --strict-fp in the source too, not only in the printed build flags: a build that
+  /// leaves them out (GCC contracts by default in GNU mode) still does not fuse a*b+c.
+  /// Before every function, so that inlining sees one setting.  Clang's
+  /// -ffp-contract=fast overrides any pragma, so the header names the flag.
+  static std::string strictFpPragmas() {
+    return "// --strict-fp: no contraction of a*b+c into a fused multiply-add.\n"
+           "#if defined(__clang__)\n#pragma clang fp contract(off)\n#elif defined(__GNUC__)\n"
+           "#pragma GCC optimize(\"fp-contract=off\")\n#endif\n\n";
   }
 
   /// The entry's declaration without `extern "C"`; `typeName` spells the
@@ -156,13 +187,22 @@ template <class T> struct mdh_array {{
     for (const auto &s : P.dynamicSizes) params.push_back("int64_t sz_" + s);
     for (const auto &b : P.inputs) params.push_back(fmt::format("const {} *__restrict in_{}", typeName(b.elem), b.name));
     for (const auto &b : P.outputs) params.push_back(fmt::format("{} *__restrict out_{}", typeName(b.elem), b.name));
-    return fmt::format("void {}({})", name, fmt::join(params, ", "));
+    return fmt::format("int {}({})", name, fmt::join(params, ", "));
   }
   std::string signature() const { return "extern \"C\" " + declaration(cType); }
 
-  /// `<name>_run`: the entry over arrays of sizes and buffers.  Its status is
-  /// 1 when the run-time sizes fail the check (SizeGuard.h: it printed why,
-  /// nothing was computed), else 0.
+  /// The entry's check of its buffer pointers: a null one is reported, with status 1, before
+  /// anything is read or written.
+  std::string nullBufferGuard() const {
+    std::string g;
+    for (const auto *list : {&P.inputs, &P.outputs})
+      for (const auto &b : *list)
+        g += fmt::format("  if (!{0}_{1}) {{ std::fprintf(stderr, \"mdh (OpenMP): {2}: buffer `{1}` is a null pointer\\n\"); return 1; }}\n",
+                         list == &P.inputs ? "in" : "out", b.name, name);
+    return g;
+  }
+
+  /// `<name>_run`: the entry over arrays of sizes and buffers, with the entry's status.
   std::string genericEntry() const {
     std::vector<std::string> sizes, args;
     for (size_t i = 0; i < P.dynamicSizes.size(); ++i) sizes.push_back(fmt::format("sizes[{}]", i));
@@ -170,10 +210,10 @@ template <class T> struct mdh_array {{
     size_t k = 0;
     for (const auto &b : P.inputs) args.push_back(fmt::format("static_cast<const {} *>(buffers[{}])", cType(b.elem), k++));
     for (const auto &b : P.outputs) args.push_back(fmt::format("static_cast<{} *>(buffers[{}])", cType(b.elem), k++));
-    // Bad run-time sizes: 1, after the check's message (the entry itself returns nothing).
-    const std::string check = sizes.empty() ? "(void)sizes;" : fmt::format("if (!{}) return 1;", runTimeSizeCheckCall(name, sizes));
+    const std::string check = sizes.empty() ? "(void)sizes;" : "if (!sizes) return 1;";
     return fmt::format("// Generic entry: dynamic sizes in declaration order; buffers: inputs then outputs.\n"
-                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  {}\n  {}({});\n  return 0;\n}}\n",
+                       "extern \"C\" int {}_run(const int64_t *sizes, void *const *buffers) {{\n  {}\n  if (!buffers) return 1;\n"
+                       "  return {}({});\n}}\n",
                        name, check, name, fmt::join(args, ", "));
   }
 
@@ -548,10 +588,15 @@ static inline void mdh_stream_fence() {
     for (size_t p : scans) blockCells += "*" + N(p);
     line(fmt::format("const int64_t mdh_block_cells = {};", blockCells));
     line("const int64_t mdh_blocks = mdh_block_cells > 0 ? mdh_cells / mdh_block_cells : 0;");
+    // One slice of running values per thread, allocated before the region (a failure there
+    // is the entry's status, see run()).
+    for (size_t p : scans)
+      line(fmt::format("mdh_array<{}> mdh_carries{}(static_cast<size_t>(mdh_threads) * static_cast<size_t>({}));", E, p, carrySlotCount(P, p)));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     for (size_t p : scans)
-      line(fmt::format("mdh_array<{}> mdh_carry{}(static_cast<size_t>({}));", E, p, carrySlotCount(P, p)));
+      line(fmt::format("{0} *__restrict mdh_carry{1} = mdh_carries{1}.data() + static_cast<size_t>(omp_get_thread_num()) * static_cast<size_t>({2});",
+                       E, p, carrySlotCount(P, p)));
     line("#pragma omp for schedule(static)");
     open("for (int64_t mdh_block = 0; mdh_block < mdh_blocks; ++mdh_block)");
     std::vector<size_t> cat;
@@ -673,7 +718,7 @@ static inline void mdh_stream_fence() {
     }
     for (size_t d = 0; d < D; ++d) redSplit |= isRed(d);
     line(fmt::format("const int64_t mdh_parts = {};", parts));
-    line(fmt::format("const int64_t mdh_red_parts = {};", redParts));
+    line(fmt::format("const int64_t mdh_red_parts = {}; (void)mdh_red_parts;", redParts));
     std::string temp = "mdh_tmp.data()";
     if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
     line("#pragma omp parallel num_threads(mdh_threads)");
@@ -699,7 +744,7 @@ static inline void mdh_stream_fence() {
       // The region last copied into this thread's buffer (lo and extent per
       // buffer dimension; none yet): a tile that needs the same region again
       // (a filter that every part reads whole) reuses it instead of copying.
-      line(fmt::format("int64_t {}_held[{}];", var, std::max<size_t>(1, 2 * buf->shape.size())));
+      line(fmt::format("int64_t {}_held[{}] = {{}};", var, std::max<size_t>(1, 2 * buf->shape.size())));
       line(fmt::format("bool {}_holds = false;", var));
       pendingStages.push_back({buf, var, layout, ext, lv, layout.empty() ? 0 : s.panel});
     }
@@ -1265,7 +1310,7 @@ static inline void mdh_stream_fence() {
   /// the inner tile loops, and the flush.
   void vectorBranch(const std::vector<Loop> &inner, const std::string &id, const std::string &outerFirst,
                     const std::string &initAcc) {
-    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", laneType()));
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec; (void)sizeof(mdh_vec);", laneType()));
     line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
     // Every access to mdh_vacc has a compile-time index once loops are
     // unrolled, so that the vectors stay in registers.
@@ -2013,7 +2058,7 @@ static inline void mdh_stream_fence() {
   /// lanes).
   void declareLanes() {
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", E));
-    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec;", E));
+    line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec; (void)sizeof(mdh_vec);", E));
   }
 
   /// declareLanes() and mdh_vop (⊕ on mdh_vec, `vop` from scanVectorOp())
@@ -2460,16 +2505,21 @@ static inline void mdh_stream_fence() {
 //    between calls, and the same configuration and thread count give
 //    bitwise-identical results run after run.
 //  * Output cells that no output-view access writes are left untouched.
-//  * Run-time sizes must be at least 1 and keep every access inside its buffer
-//    (docs/language.md §12.5): given others, the entry prints why on stderr
-//    and computes nothing (<name>_run returns 1; else 0).
+//  * Status: 0 on success. 1 when a run-time size is below 1 or puts an access
+//    outside its buffer (docs/language.md §12.5), or a buffer is a null
+//    pointer: it prints why on stderr and writes no output. 2 when its
+//    scratch storage cannot be allocated: it prints so, and the outputs may
+//    be partly written. <name>_run returns the same status.
 //  * Integer division by zero yields 0 (docs/language.md §14).
-//  * This header is valid C11 and C++; the .cpp is C++17.
+//  * This header is valid C11 and C++; the .cpp is C++17 (link a C program
+//    with a C++ compiler driver, or add -lstdc++).
 //  * Built with: {4}
 //  * Configuration: {5}
 //
-)", name, MDH_VERSION, sig, C.threads > 0 ? fmt::format("{} threads (pinned by the configuration)", C.threads) : "the thread count is OMP_NUM_THREADS or omp_set_num_threads()",
-                                buildFlags(C.strictFp), ll::toJson(C).dump());
+)", name, MDH_VERSION, sig, C.threads > 0 ? fmt::format("{} thread{} (pinned by the configuration)", C.threads, C.threads == 1 ? "" : "s") : "the thread count is OMP_NUM_THREADS or omp_set_num_threads()",
+                                buildFlags(C.strictFp) + (C.strictFp ? " (strict: the source turns contraction off for GCC and Clang, "
+                                                                      "unless Clang is given -ffp-contract=fast)" : ""),
+                                ll::toJson(C).dump());
     h += shapesComment(P);
     h += "#pragma once\n" + types.declarations() + "\n";
     h += "#ifdef __cplusplus\nextern \"C\" {\n#endif\n";

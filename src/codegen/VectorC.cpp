@@ -134,6 +134,8 @@ public:
     if (narrow) out += "mdh_vt<W, N> acc";
     for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("{}{} l{}", i || narrow ? ", " : "", vt(f.localTypes[i]), i);
     out += ") {\n";
+    // A parameter f never reads (its value only matters to the scalar version) is no warning.
+    for (size_t i = 0; i < f.numParams; ++i) out += fmt::format("  (void)l{};\n", i);
     if (narrow) out += "  typedef typename std::make_unsigned<W>::type UW;\n";
     for (size_t i = f.numParams; i < f.localTypes.size(); ++i)
       out += fmt::format("  {} l{}{{}};\n", narrowLocal(int(i)) ? "mdh_vt<W, N>" : vt(f.localTypes[i]), i);
@@ -210,7 +212,7 @@ private:
     case hl::SExpr::Kind::Cond: {
       const std::string m = expr(*e.args[0]);
       auto constant = [&](size_t i, int64_t v) { auto ri = narrow->of(*e.args[i]); return e.args[i]->kind == hl::SExpr::Kind::Const && ri->lo == v; };
-      if (constant(1, 1) && constant(2, 0)) return fmt::format("((mdh_vt<W, N>)((mdh_vt<UW, N>){{}} - (mdh_vt<UW, N>)({})))", m);
+      if (constant(1, 1) && constant(2, 0)) return fmt::format("((mdh_vt<W, N>)(mdh_vt<UW, N>{{}} - (mdh_vt<UW, N>)({})))", m);
       return fmt::format("mdh_vselect({}, {}, {})", m, a(1), a(2));
     }
     case hl::SExpr::Kind::Cast: return fmt::format("(-{})", expr(*e.args[0])); // a bool mask: -1 -> 1
@@ -262,7 +264,7 @@ private:
       // subtraction (a histogram's compare-and-count: 7.4 -> 5.5 ms).
       auto constant = [&](size_t i, uint64_t v) { return e.args[i]->kind == hl::SExpr::Kind::Const && e.args[i]->value.bits == v; };
       if (t.isInteger() && constant(1, 1) && constant(2, 0))
-        return fmt::format("(({})(({}){{}} - ({})({})))", vt(t), unsignedOf(t), unsignedOf(t), m);
+        return fmt::format("(({})({}{{}} - ({})({})))", vt(t), unsignedOf(t), unsignedOf(t), m);
       return fmt::format("mdh_vselect({}, {}, {})", m, a(1), a(2));
     }
     case hl::SExpr::Kind::Cast: {

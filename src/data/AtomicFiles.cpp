@@ -102,6 +102,15 @@ OutputTarget AtomicFileSet::checkOutput(const std::string &path) const {
       throw DataError(fmt::format("cannot write `{}`: cannot create files in the directory `{}`: {}", path, dir,
                                   std::strerror(errno)));
     }
+    // access() answers for the permission bits only (root passes it for /proc): the
+    // temporary file itself is the proof.
+    std::string probe;
+    const int fd = createTemporary(t, size_t(1) << 20, probe);
+    if (fd < 0)
+      throw DataError(fmt::format("cannot write `{}`: cannot create a temporary file beside `{}`: {}", path, t.resolved,
+                                  std::strerror(errno)));
+    ::close(fd);
+    std::remove(probe.c_str());
   }
   return t;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -83,13 +84,14 @@ bool isTerminal(FILE *stream) { return isatty(fileno(stream)) != 0; }
 
 void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, MetaSettings &meta,
                        std::map<std::string, std::string> &runTimeSizes) {
-  for (const auto &[k, v] : settings) {
+  for (const auto &kv : settings) {
+    const std::string &k = kv.first, &v = kv.second; // named, not bound: lambdas capture them
     bool isMeta = !decl;
     if (decl)
       for (const auto &p : decl->metaParams) isMeta = isMeta || p.name.name == k;
     // The value of a meta-parameter made a run-time size (`N=*` next to it).
-    const bool sizeValue = v != "*" && std::any_of(settings.begin(), settings.end(), [&](const auto &kv) {
-      return kv.first == k && kv.second == "*";
+    const bool sizeValue = v != "*" && std::any_of(settings.begin(), settings.end(), [&](const auto &other) {
+      return other.first == k && other.second == "*";
     });
     if (isMeta && !sizeValue) meta.push_back({k, v});
     else runTimeSizes[k] = v;
@@ -156,10 +158,28 @@ std::string configArgumentName(const std::string &arg) {
 bool readConfigJson(const std::string &arg, nlohmann::json &json, std::string &error) {
   std::string text;
   if (!configArgumentText(arg, text, error)) return false;
-  json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_discarded()) return true;
-  error = fmt::format("{} is not valid JSON", configArgumentName(arg));
-  return false;
+  // A key given twice in one object: JSON parsers keep one of them (nlohmann the last), so
+  // `{"threads": 4, "threads": 1}` would silently mean 1.  Read strictly, it is an error.
+  std::vector<std::set<std::string>> keys;
+  std::string repeated;
+  auto strict = [&](int, nlohmann::json::parse_event_t event, nlohmann::json &parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (event == E::object_start) keys.emplace_back();
+    else if (event == E::object_end && !keys.empty()) keys.pop_back();
+    else if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second && repeated.empty())
+      repeated = parsed.get<std::string>();
+    return true;
+  };
+  json = nlohmann::json::parse(text, strict, /*allow_exceptions=*/false);
+  if (json.is_discarded()) {
+    error = fmt::format("{} is not valid JSON", configArgumentName(arg));
+    return false;
+  }
+  if (!repeated.empty()) {
+    error = fmt::format("{} gives the field `{}` twice in one object; give it once", configArgumentName(arg), repeated);
+    return false;
+  }
+  return true;
 }
 
 std::vector<std::string> sourceFiles(Compilation &c) {

@@ -81,7 +81,8 @@ std::string formatBuffer(const std::string &name, const data::BufferData &b, con
       }
       if (!first) s += fmt::format("; min {}, max {}, sum {}", lo, hi, sum);
     }
-    return s + fmt::format("; write it with `--out {}=FILE.npy`)\n", name);
+    return s + (limits.savedTo.empty() ? fmt::format("; write it with `--out {}=FILE.npy`)\n", name)
+                                       : fmt::format("; written to `{}`)\n", limits.savedTo));
   }
   std::string header = fmt::format("{}: {}\n", name, typeAndShape(b));
   auto indexText = [&](size_t i) {

@@ -17,6 +17,7 @@ namespace mdh::interp {
 struct PrintLimits {
   size_t maxCells = 400;   ///< larger buffers are summarised
   size_t maxColumns = 16;  ///< wider matrices are listed cell by cell
+  std::string savedTo;     ///< the file the buffer is written to (a summary names it)
 };
 
 /// One element of type `t` stored at `bytes` (C layout).

@@ -377,8 +377,12 @@ RunOutcome Session::runChecked(const RunRequest &r) {
     if (!r.quiet) {
       PrintLimits limits;
       limits.maxCells = r.printLimit;
-      for (const auto &b : prog->outputs)
+      for (const auto &b : prog->outputs) {
+        limits.savedTo.clear();
+        for (const auto &[name, file] : outputs)
+          if (name == b.name) limits.savedTo = file;
         fmt::print(opts_.out, "{}", formatBuffer(b.name, last->outputs[b.name], &last->defined[b.name], limits));
+      }
     }
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

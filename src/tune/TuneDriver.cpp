@@ -90,7 +90,9 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
       opts.evaluations = std::max(0, opts.evaluations - done);
       opts.seconds = std::max(0.0, opts.seconds - spent);
       if (finished || opts.evaluations == 0 || opts.seconds <= 0) {
-        BestRecord b = db.best();
+        // As the tuner does: only a record valid for this program and its pins.
+        SearchSpace space(prog, backend.model(), o.tune.pins, {o.tune.threads});
+        BestRecord b = db.best([&](const ll::Config &c) { return space.admissible(c) || ll::toJson(c) == ll::toJson(space.start()); });
         if (b && !db.needsConfirmation()) {
           fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best {} configuration "
                              "({:.3f} ms)\n", done, spent, b.confirmed ? "confirmed" : "recorded", b.seconds * 1e3);
@@ -131,7 +133,8 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
     }
     if (r.best.seconds > 0) best = r.best.config;
     if (r.stop == TuneResult::Stop::Interrupted) {
-      fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
+      if (r.history.empty()) fmt::print(stderr, "tune: interrupted before a measurement finished; nothing new was saved\n");
+      else fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
                  db.path());
       report(r.best.seconds > 0
                  ? fmt::format("interrupted after {} new measurements; best so far {:.3f} ms (not re-timed side by side)",

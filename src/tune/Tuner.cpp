@@ -95,6 +95,19 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     if (half >= 1) threadChoices.push_back(half);
   }
   SearchSpace space(prog, model, opts.pins, threadChoices);
+  // A record read back counts only if its configuration is valid for this program and keeps
+  // this run's pins: the database is keyed without the pins, and a hand-edited line (tile
+  // 999999, simd_dim 9) was compiled, timed and crashed the confirmation.
+  auto usable = [&](const ll::Config &c) { return space.admissible(c) || (ll::toJson(c) == ll::toJson(space.start())); };
+  // Deeper levels are clipped to the tiles around them: a pinned tile larger than the pinned
+  // tile of its enclosing level would be changed silently, and the pins broken.
+  if (ll::Config repinned = space.start(); opts.pins.apply(repinned), ll::toJson(repinned) != ll::toJson(space.start())) {
+    res.message = fmt::format("the pinned parameters contradict each other: a pinned tile is larger than the tile of the "
+                              "level around it, and would become {}; pin tiles that nest",
+                              ll::toJson(space.start())["levels"].dump());
+    res.usageError = true;
+    return res;
+  }
   if (auto errs = ll::validate(space.start(), prog, model); !errs.empty()) {
     res.message = "the pinned parameters do not give a valid configuration:";
     for (const auto &e : errs) res.message += "\n  - " + e;
@@ -219,7 +232,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   std::vector<ReportRow> rows;
   for (const auto &r : db.records()) {
     ++res.resumed;
-    if (r.ok && r.median > 0 && (state.bestSeconds < 0 || r.median < state.bestSeconds)) {
+    if (r.ok && r.median > 0 && usable(r.config) && (state.bestSeconds < 0 || r.median < state.bestSeconds)) {
       state.best = r.config;
       state.bestSeconds = r.median;
     }
@@ -288,7 +301,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   // This session's measurement of the default competes too: on a resume the
   // database may hold a slower one from a busier machine, and a candidate faster
   // than that but slower than the default now must not become the best.
-  if (state.bestSeconds < 0 || (res.baseline.seconds > 0 && res.baseline.seconds < state.bestSeconds)) {
+  if (usable(def) && (state.bestSeconds < 0 || (res.baseline.seconds > 0 && res.baseline.seconds < state.bestSeconds))) {
     state.best = def;
     state.bestSeconds = res.baseline.seconds;
   }
@@ -388,7 +401,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     auto t0 = Clock::now();
     std::vector<const TuningRecord *> fastest;
     for (const auto &r : db.records())
-      if (r.ok && r.median > 0) fastest.push_back(&r);
+      if (r.ok && r.median > 0 && usable(r.config)) fastest.push_back(&r);
     std::stable_sort(fastest.begin(), fastest.end(), [](auto *a, auto *b) { return a->median < b->median; });
     std::vector<ll::Config> configs;
     std::vector<std::string> hashes;
@@ -470,7 +483,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
       res.stop = TuneResult::Stop::Error;
     }
   }
-  if (BestRecord b = db.best(); b && (b.confirmed || state.bestSeconds < 0 || b.seconds <= state.bestSeconds)) {
+  if (BestRecord b = db.best(usable); b && (b.confirmed || state.bestSeconds < 0 || b.seconds <= state.bestSeconds)) {
     res.best = {b.record->config, b.seconds, ""};
   } else {
     res.best = {state.best ? *state.best : def, state.bestSeconds, ""};

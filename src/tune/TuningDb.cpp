@@ -210,13 +210,13 @@ bool pairedLead(const ConfirmationEntry &cand, const ConfirmationEntry &deflt) {
 }
 } // namespace
 
-BestRecord TuningDb::best() const {
+BestRecord TuningDb::best(const std::function<bool(const ll::Config &)> &usable) const {
   BestRecord b;
   if (!confirmations_.empty()) {
     const ConfirmationEntry *winner = nullptr, *deflt = nullptr;
     for (const auto &e : confirmations_.back().entries) {
       const TuningRecord *r = find(e.configHash);
-      if (!r || !r->ok || e.median <= 0) continue;
+      if (!r || !r->ok || e.median <= 0 || (usable && !usable(r->config))) continue;
       if (r->technique == "default") deflt = &e;
       if (!b || e.median < b.seconds) b = {r, e.median, true}, winner = &e;
     }
@@ -244,7 +244,7 @@ BestRecord TuningDb::best() const {
     if (b) return b;
   }
   for (const auto &r : records_)
-    if (r.ok && r.median > 0 && (!b || r.median < b.seconds)) b = {&r, r.median, false};
+    if (r.ok && r.median > 0 && (!usable || usable(r.config)) && (!b || r.median < b.seconds)) b = {&r, r.median, false};
   return b;
 }
 
@@ -264,9 +264,10 @@ double TuningDb::spentSeconds() const {
 
 void TuningDb::appendLine(const std::string &line) {
   auto fail = [&](const std::string &what, int err) {
-    throw DbError(fmt::format("cannot {} the tuning database `{}`: {}; the measurements recorded before are intact — free "
-                              "space or pass --db DIR",
-                              what, path_, std::strerror(err)));
+    const bool full = err == ENOSPC || err == EDQUOT || err == EFBIG;
+    throw DbError(fmt::format("cannot {} the tuning database `{}`: {}; any measurements recorded before are intact — {}",
+                              what, path_, std::strerror(err),
+                              full ? "free space or pass --db DIR" : "pass --db DIR, a directory you can write"));
   };
   if (fd_ < 0) {
     bool existed = fs::exists(path_);

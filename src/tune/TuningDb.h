@@ -30,6 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -121,8 +122,11 @@ public:
   const std::vector<ConfirmationRecord> &confirmations() const { return confirmations_; }
   size_t ignoredLines() const { return ignored_; }
   const TuningRecord *find(const std::string &configHash) const;
-  /// The fastest entry of the latest confirmation, else the fastest record.
-  BestRecord best() const;
+  /// The fastest entry of the latest confirmation, else the fastest record, among the
+  /// records whose configuration `usable` accepts (all when it is empty): a record read
+  /// back may be invalid for the program (a hand-edited or foreign file) or break this
+  /// run's pins, and is then neither run nor returned.
+  BestRecord best(const std::function<bool(const ll::Config &)> &usable = {}) const;
   /// Whether measurements exist that the latest confirmation did not see.
   bool needsConfirmation() const;
   double spentSeconds() const;

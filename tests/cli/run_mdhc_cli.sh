@@ -377,4 +377,22 @@ for backend in openmp opencl cuda; do
 done
 $mdhc compile "$dir/size_order.mdh" --entry cp2 -o "$tmp/order2" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "compile cp2"; }
 grep -q "^// Run-time sizes (arguments first): Zed, Mid$" "$tmp/order2/cp_dyn_3_dyn.h" || fail "cp2: run-time sizes not in declaration order"
+# An empty --name is refused, not taken for "no --name"; an MDH_OPENCL_DEVICE that is not
+# PLATFORM:DEVICE, or names no device, is named in the error.
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 --name "" -o "$tmp" 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "error: --name is empty" "$tmp/err" || { cat "$tmp/err"; fail "--name '' (exit $rc)"; }
+for bad in garbage 0:1x -1:0; do
+  MDH_OPENCL_DEVICE=$bad $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined -q --backend opencl 2> "$tmp/err" && fail "MDH_OPENCL_DEVICE=$bad was accepted"
+  grep -q "MDH_OPENCL_DEVICE=$bad is not PLATFORM:DEVICE" "$tmp/err" || { cat "$tmp/err"; fail "no message for MDH_OPENCL_DEVICE=$bad"; }
+done
+MDH_OPENCL_DEVICE=7:0 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined -q --backend opencl 2> "$tmp/err" && fail "MDH_OPENCL_DEVICE=7:0 was accepted"
+grep -q "MDH_OPENCL_DEVICE=7:0: there is no device 0 on platform 7" "$tmp/err" || { cat "$tmp/err"; fail "no message for MDH_OPENCL_DEVICE=7:0"; }
+# --strict-fp holds without the printed flags: GCC in its default (contracting) mode fuses no
+# a*b+c of a --strict-fp kernel (checked only where the non-strict build does fuse).
+fma_count() { g++ -std=c++17 -O3 -march=native -fopenmp -S "$1" -o - | grep -c "vfmadd\|vfmsub\|vfnmadd"; }
+$mdhc compile "$dir/../cmake/project/fma.mdh" --entry fm --set N=1000 --strict-fp -q -o "$tmp/sfp" || fail "compile --strict-fp"
+$mdhc compile "$dir/../cmake/project/fma.mdh" --entry fm --set N=1000 -q -o "$tmp/nfp" || fail "compile fma"
+if [ "$(fma_count "$tmp/nfp/fm_1000.cpp")" -gt 0 ]; then
+  [ "$(fma_count "$tmp/sfp/fm_1000.cpp")" = 0 ] || fail "--strict-fp code built without -ffp-contract=off has FMAs"
+fi
 echo "1 passed, 0 failed"

@@ -24,6 +24,7 @@ run("configuring the user project failed"
     ${CMAKE_COMMAND} -G ${GEN} -S ${BIN}/src -B ${BIN}/build -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC})
 run("building the user project failed" ${CMAKE_COMMAND} --build ${BIN}/build)
 run("the user project's kernel gave wrong results" ${BIN}/build/app)
+run("the user project's OpenCL kernel gave wrong results" ${BIN}/build/app_opencl)
 run("the strict-FP kernel was contracted into FMAs" ${BIN}/build/app_strict)
 run("a scan called from inside a parallel region gave wrong results" ${BIN}/build/app_nested)
 run("the kernel with an imported module (relative INCLUDE) gave wrong results" ${BIN}/build/app_import 2)
