@@ -4,6 +4,7 @@
 #include "tune/TuningDb.h"
 
 #include "ll/AsmModel.h"
+#include "support/InputFile.h"
 #include "tune/Hash.h"
 
 #include <algorithm>
@@ -118,9 +119,17 @@ TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(
     throw DbError(fmt::format("cannot create the tuning database directory `{}`{}; pass --db DIR or set MDH_TUNE_DB to a "
                               "writable directory", dir_, ec ? ": " + ec.message() : ""));
   path_ = dir_ + "/" + key_.id() + ".jsonl";
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return; // no records yet
-  std::string text((std::istreambuf_iterator<char>(in)), {});
+  if (!fs::exists(path_)) return; // no records yet
+  // Bounded: a database path that reads endlessly (a link to /dev/zero or /dev/full) is an
+  // error, not an allocation until memory runs out.  A real one holds a few KB per record.
+  std::string text, why;
+  constexpr size_t kLargestDb = size_t(1) << 30;
+  switch (readBoundedFile(path_, kLargestDb, text, why)) {
+  case BoundedRead::Complete: break;
+  case BoundedRead::TooLarge:
+    throw DbError(fmt::format("the tuning database `{}` is larger than 1 GiB (or never ends); move it away or pass --db DIR", path_));
+  case BoundedRead::Failed: throw DbError(fmt::format("cannot read the tuning database `{}`: {}; pass --db DIR", path_, why));
+  }
   size_t pos = 0;
   bool first = true;
   while (pos < text.size()) {

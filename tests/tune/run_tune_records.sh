@@ -5,7 +5,7 @@
 # pins writes a configuration that keeps them, though the database (keyed without pins)
 # holds faster unpinned records. Pins whose tiles do not nest, and a pin or config giving a
 # field twice, are usage errors; an -o file that cannot be created is refused before the
-# search (root passes access() for /proc).
+# search (root passes access() for /proc); a database file that never ends is an error.
 source "$(dirname "$0")/common.sh"
 $mdhc tune $PROG $SMALL --evaluations 4 --seed 2 -o "$tmp/first.json" 2> "$tmp/log" || { cat "$tmp/log"; fail "first tuning"; }
 db=$(ls "$MDH_TUNE_DB"/*.jsonl)
@@ -48,4 +48,8 @@ if [ -d /proc/self ]; then
   [ "$(measurements)" = "$before" ] || fail "-o /proc/... was refused only after measuring"
 fi
 db_parses
+# A database file that never ends (a link to /dev/zero) is an error, not a read until memory runs out.
+mkdir "$tmp/endless" && ln -s /dev/zero "$tmp/endless/$(basename "$db")"
+rc=0; $mdhc tune $PROG $SMALL --evaluations 1 --db "$tmp/endless" 2> "$tmp/log" || rc=$?
+[ "$rc" = 1 ] && grep -q "is larger than 1 GiB (or never ends)" "$tmp/log" || { cat "$tmp/log"; fail "an endless database (exit $rc)"; }
 echo "1 passed, 0 failed"
