@@ -216,6 +216,13 @@ void Sema::Impl::deriveShape(hl::Buffer &b, const std::vector<SizePoly> &N, cons
     b.shape = declared;
     return;
   }
+  // Generically, which access reaches furthest may depend on the size parameters
+  // (`(i, j) -> (i, j), (i, j) -> (j, i)` reaches max(I, J) - 1): every instance with
+  // concrete sizes knows, so only sizes left to run time make it an error.
+  const bool genericSizes = std::any_of(env.sizes.begin(), env.sizes.end(), [&](const auto &s) {
+    return s.second == SizePoly::param(s.first) && !env.dynamicSizes.count(s.first);
+  });
+  if (ambiguous && genericSizes) return;
   if (ambiguous) {
     error("E0413", view.name.range,
           fmt::format("cannot tell which access of `{}` reaches furthest, so its shape is not known", b.name),
