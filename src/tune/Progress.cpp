@@ -9,6 +9,11 @@
 
 namespace mdh::tune {
 
+std::string msText(double seconds) {
+  const double ms = seconds * 1e3;
+  return ms == 0 || std::abs(ms) >= 0.1 ? fmt::format("{:.3f}", ms) : fmt::format("{:.3g}", ms);
+}
+
 std::string formatDuration(double s) {
   if (!std::isfinite(s) || s < 0) return "?";
   long t = long(std::lround(s));
@@ -26,7 +31,7 @@ void Progress::update(const ProgressState &s) {
   double eta = s.budgetSeconds - s.elapsed;
   if (s.evaluations > 0 && countBudget)
     eta = std::min(eta, s.elapsed / s.evaluations * (s.budgetEvaluations - s.evaluations));
-  std::string best = s.best > 0 ? fmt::format("{:.3f} ms", s.best * 1e3) : "-";
+  std::string best = s.best > 0 ? fmt::format("{} ms", msText(s.best)) : "-";
   std::string speedup = s.best > 0 && s.baseline > 0 ? fmt::format(" ({:.2f}x vs default)", s.baseline / s.best) : "";
   if (!terminal_) {
     fmt::print(out_, "tune: {} {} | best {}{} | {:.0f} s, ETA {}\n", of, s.last, best, speedup,

@@ -10,6 +10,10 @@
 
 namespace mdh::tune {
 
+/// A time in milliseconds for messages: three decimals, or three significant digits
+/// below 0.1 ms (a 2 us kernel is `0.00194`, not `0.000`).
+std::string msText(double seconds);
+
 struct ProgressState {
   int evaluations = 0;       ///< new measurements of this session
   int budgetEvaluations = 0;

@@ -4,6 +4,7 @@
 #include "tune/Report.h"
 
 #include "data/AtomicFiles.h"
+#include "tune/Progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -140,8 +141,8 @@ std::string convergenceSvg(const std::vector<ReportRow> &rows, double baseline, 
     if (r.best > 0) best = r.best;
   // The search's single measurements (its best may lose the re-timing), then the verdict.
   std::string sub = best > 0 && baseline > 0
-                        ? fmt::format("{} evaluations; single measurements: default {:.3f} ms, fastest {:.3f} ms", rows.size(),
-                                      baseline * 1e3, best * 1e3)
+                        ? fmt::format("{} evaluations; single measurements: default {} ms, fastest {} ms", rows.size(),
+                                      msText(baseline), msText(best))
                         : fmt::format("{} evaluations", rows.size());
   s += fmt::format("<text x='{}' y='24' text-anchor='middle' font-size='16'>{}</text>\n", W / 2, xmlEscape(title));
   s += fmt::format("<text x='{}' y='44' text-anchor='middle' font-size='12' fill='#444'>{}</text>\n", W / 2, xmlEscape(sub));

@@ -6,6 +6,7 @@
 #include "tune/CompileCache.h"
 #include "tune/OpenCLBackend.h"
 #include "tune/OpenMPBackend.h"
+#include "tune/Progress.h"
 #include "tune/SearchSpace.h"
 #include "tune/TuningDb.h"
 
@@ -47,26 +48,26 @@ std::string tuneSummary(const TuneResult &r, const ConfirmationRecord *confirmat
   const bool keptDefault = configHash(r.best.config) == defHash;
   const std::string counts = fmt::format("{} candidates, {} failed", r.history.size(), r.failed);
   if (r.best.seconds <= 0)
-    return fmt::format("tune: best: none measured, default {:.3f} ms, {}\n", r.baseline.seconds * 1e3, counts);
+    return fmt::format("tune: best: none measured, default {} ms, {}\n", msText(r.baseline.seconds), counts);
   if (!r.confirmedBaseline || !confirmation) {
     if (keptDefault)
-      return fmt::format("tune: best is the default, {:.3f} ms (no candidate measured faster; not re-timed side by side), {}\n",
-                         r.best.seconds * 1e3, counts);
-    return fmt::format("tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x; not re-timed side by side), {}\n", r.best.seconds * 1e3,
-                       r.baseline.seconds * 1e3, r.baseline.seconds / r.best.seconds, counts);
+      return fmt::format("tune: best is the default, {} ms (no candidate measured faster; not re-timed side by side), {}\n",
+                         msText(r.best.seconds), counts);
+    return fmt::format("tune: best {} ms, default {} ms ({:.2f}x; not re-timed side by side), {}\n", msText(r.best.seconds),
+                       msText(r.baseline.seconds), r.baseline.seconds / r.best.seconds, counts);
   }
   const double def = r.confirmedBaseline->seconds;
   if (!keptDefault)
-    return fmt::format("tune: best {:.3f} ms, default {:.3f} ms ({:.2f}x), re-timed side by side ({} candidates), {}\n",
-                       r.best.seconds * 1e3, def * 1e3, def / r.best.seconds, r.confirmedCandidates, counts);
+    return fmt::format("tune: best {} ms, default {} ms ({:.2f}x), re-timed side by side ({} candidates), {}\n",
+                       msText(r.best.seconds), msText(def), def / r.best.seconds, r.confirmedCandidates, counts);
   // The default is kept: say so, and how the fastest other candidate fared in the same rounds.
   double other = -1;
   for (const auto &e : confirmation->entries)
     if (e.configHash != defHash && e.median > 0 && (other < 0 || e.median < other)) other = e.median;
-  std::string rival = other > 0 ? fmt::format("the fastest other candidate {:.3f} ms, {:.2f}x the default's speed",
-                                             other * 1e3, def / other)
+  std::string rival = other > 0 ? fmt::format("the fastest other candidate {} ms, {:.2f}x the default's speed",
+                                             msText(other), def / other)
                                  : std::string("no other candidate re-timed");
-  return fmt::format("tune: best is the default, kept: {:.3f} ms re-timed side by side ({} candidates); {}; {}\n", def * 1e3,
+  return fmt::format("tune: best is the default, kept: {} ms re-timed side by side ({} candidates); {}; {}\n", msText(def),
                      r.confirmedCandidates, rival, counts);
 }
 
@@ -95,7 +96,7 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
         BestRecord b = db.best([&](const ll::Config &c) { return space.admissible(c) || ll::toJson(c) == ll::toJson(space.start()); });
         if (b && !db.needsConfirmation()) {
           fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best {} configuration "
-                             "({:.3f} ms)\n", done, spent, b.confirmed ? "confirmed" : "recorded", b.seconds * 1e3);
+                             "({} ms)\n", done, spent, b.confirmed ? "confirmed" : "recorded", msText(b.seconds));
           best = b.record->config;
           return 0;
         }
@@ -137,8 +138,8 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
       else fmt::print(stderr, "tune: interrupted; {} new measurements are saved in {} (run again to resume)\n", r.history.size(),
                  db.path());
       report(r.best.seconds > 0
-                 ? fmt::format("interrupted after {} new measurements; best so far {:.3f} ms (not re-timed side by side)",
-                               r.history.size(), r.best.seconds * 1e3)
+                 ? fmt::format("interrupted after {} new measurements; best so far {} ms (not re-timed side by side)",
+                               r.history.size(), msText(r.best.seconds))
                  : fmt::format("interrupted after {} new measurements, none of them successful", r.history.size()));
       return 130;
     }
@@ -190,14 +191,14 @@ int showTuning(const hl::Program &prog, const DriverOptions &o) {
                  db.needsConfirmation() ? " (later measurements not yet confirmed)" : "");
       for (const auto &e : c.entries) {
         const TuningRecord *r = db.find(e.configHash);
-        fmt::print("   {:9.3f} ms  ({} runs) {}\n", e.median * 1e3, e.times.size(), r ? ll::toJson(r->config).dump() : e.configHash);
+        fmt::print("   {:>9} ms  ({} runs) {}\n", msText(e.median), e.times.size(), r ? ll::toJson(r->config).dump() : e.configHash);
       }
     }
     ll::Config def = ll::defaultConfig(prog, backend.model(), o.tune.threads);
     const TuningRecord *d = db.find(configHash(def));
-    if (d && d->ok) fmt::print("default: {:.3f} ms\n", d->median * 1e3);
+    if (d && d->ok) fmt::print("default: {} ms\n", msText(d->median));
     for (size_t i = 0; i < sorted.size() && i < 10; ++i)
-      fmt::print("{:2}. {:9.3f} ms{}  [{}] {}\n", i + 1, sorted[i]->median * 1e3,
+      fmt::print("{:2}. {:>9} ms{}  [{}] {}\n", i + 1, msText(sorted[i]->median),
                  d && d->ok ? fmt::format(" ({:.2f}x)", d->median / sorted[i]->median) : "", sorted[i]->technique,
                  ll::toJson(sorted[i]->config).dump());
     return 0;

@@ -287,7 +287,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     ps.budgetSeconds = opts.seconds;
     ps.best = state.bestSeconds;
     ps.baseline = res.baseline.seconds;
-    ps.last = rec.ok ? fmt::format("{} {:.3f} ms", tech, rec.median * 1e3) : fmt::format("{} failed", tech);
+    ps.last = rec.ok ? fmt::format("{} {} ms", tech, msText(rec.median)) : fmt::format("{} failed", tech);
     if (!opts.quiet) progress.update(ps);
     if (!rec.ok && !opts.terminal && !opts.quiet)
       say(fmt::format("note: candidate {} failed: {}", rec.configHash.substr(0, 12), rec.failure.substr(0, 300)));
