@@ -94,8 +94,16 @@ std::string emitGpuHelpers(const hl::Program &p) {
                        C, isMin ? "min" : "max", t, isMin ? "%2, %1" : "%1, %2", bits, reg);
   }
   o += "#endif\n";
+  // OpenCL's own min/max: PoCL 3 miscompiled the select of `a < b ? a : b` on 64-bit
+  // values in a work-group of 12 work-items (a tile extent of 0 came out as 1, and the
+  // work-item wrote past a buffer: heap corruption, the process aborted).
+  o += "#ifdef __OPENCL_VERSION__\n";
+  o += "MDH_FN int64_t mdh_imin(int64_t a, int64_t b) { return min(a, b); }\n";
+  o += "MDH_FN int64_t mdh_imax(int64_t a, int64_t b) { return max(a, b); }\n";
+  o += "#else\n";
   o += "MDH_FN int64_t mdh_imin(int64_t a, int64_t b) { return a < b ? a : b; }\n";
   o += "MDH_FN int64_t mdh_imax(int64_t a, int64_t b) { return a < b ? b : a; }\n";
+  o += "#endif\n";
   for (const auto &t : kInts) {
     std::string T = t.name, U = t.u, W = t.w;
     auto wrap = [&](const char *fn, const char *op) {
