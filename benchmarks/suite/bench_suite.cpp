@@ -1248,11 +1248,19 @@ int main(int argc, char **argv) {
   if (o.cold) evict_buf.assign(evictionBytes(size_t(144) << 20), 1);
   int min_rounds = o.smoke ? 1 : o.min_rounds, max_rounds = o.smoke ? 1 : o.max_rounds;
   double t_start = now_s();
+  // Each round runs the implementations in a fresh random order (a fixed seed: the same
+  // orders run after run), after a pause. A rotated order kept the same predecessor for each
+  // (mdh-tuned always ran right after mdh-default), and whatever ran before an
+  // implementation mattered: another runtime's worker threads still spinning on the 2 cores
+  // made two identical kernels 13-16% apart by their slot alone.
+  std::mt19937 order_rng(20261127);
+  std::vector<Impl *> order = live;
   for (int r = 0; r < max_rounds && !live.empty(); ++r) {
     if (r >= min_rounds && now_s() - t_start > o.seconds) break;
-    for (size_t q = 0; q < live.size(); ++q) {
-      Impl *im = live[(q + r) % live.size()];  // rotated order: no implementation always goes first
+    std::shuffle(order.begin(), order.end(), order_rng);
+    for (Impl *im : order) {
       if (im->slow() && im->warm.size() >= Impl::kSlowSamples && (!o.cold || im->cold.size() >= Impl::kSlowSamples)) continue;
+      if (!o.smoke) std::this_thread::sleep_for(std::chrono::milliseconds(20)); // the last one's threads go idle
       if (!im->slow()) im->run();              // untimed: warms caches, wakes thread pools
       int n = reps[im];
       auto t0 = now_s();

@@ -144,8 +144,11 @@ P("| limits | FMA peak f32 %s GFLOP/s (all cores, %s); STREAM triad f32 %s GB/s 
     fmt(L.get("triad_l3_gbs"), 1), L.get("date", "?"), L.get("load_average_end", "?")))
 P("")
 P("Each workload's implementations ran interleaved in one process (`benchmarks/suite/bench_suite`):"
-  " every round calls each implementation once untimed and then times a batch (warm), and for"
-  " memory-bound workloads also evicts the caches (144 MiB streamed) and times one call (cold)."
+  " every round takes the implementations in a fresh random order (seeded; driver runs before"
+  " 2026-11-27 15:20 UTC rotated one fixed order, so each had the same predecessor, and"
+  " mdh-tuned always followed mdh-default), pauses 20 ms before each, calls it once untimed and"
+  " then times a batch (warm), and for memory-bound workloads also evicts the caches (three"
+  " times the L3 streamed) and times one call (cold)."
   " A call of 2 s or more is its own warm-up: its checking and calibrating calls count, and three"
   " samples suffice (the row's note says so). Figures are medians with min..max over the rounds. Every implementation's output was compared"
   " with a double-precision (or exact integer) reference before and after timing; `checked` says"
