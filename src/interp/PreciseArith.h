@@ -12,11 +12,20 @@
  *           roundings the declared-precision computation performs
  *           (a±b: max(budget)+u, a*b and a/b: sum of budgets + u).
  *
- * Then |computed − value| ≤ γ(budget)·mag with γ(b) = b/(1−b), Higham's
+ *   abs     an absolute error bound that no relative one expresses: what min,
+ *           max, math functions, a divisor's error and f32 underflow add,
+ *           carried through + − × ÷ as absolute errors are.
+ *
+ * Then |computed − value| ≤ γ(budget)·mag + abs with γ(b) = b/(1−b), Higham's
  * γ_k = k·u/(1−k·u), for every evaluation order of + and *: the canonical left
  * fold has the longest chain a reordered or tree-shaped sum can have.  Math
- * functions add their documented ulp allowance (kMathUlps) and propagate
- * the argument's relative error through their condition number.
+ * functions add their documented ulp allowance (mathUlps) and move the
+ * result by at most what the argument's absolute error can (the ends of its
+ * interval for monotone functions, a derivative and curvature bound for the
+ * others), in `abs`; min/max add the other operand's larger error, a
+ * division takes the divisor's error relative to its value.  An operation
+ * whose result the errors could move without limit (a divisor, base or f32
+ * overflow the errors may reach) has an infinite bound: any value passes.
  * Integers and bools are exact, as in the native domain.
  */
 #pragma once
@@ -41,6 +50,7 @@ struct PreciseValue {
   Real value = 0;     ///< float leaves
   double mag = 0;     ///< float leaves: Σ|terms|
   double budget = 0;  ///< float leaves: accumulated unit roundoffs
+  double abs = 0;     ///< float leaves: an absolute error on top of γ(budget)·mag (see below)
 };
 
 /// Accuracy that generated code is allowed for math functions, in ulps
@@ -123,25 +133,51 @@ struct PreciseArith {
     switch (op) {
     case hl::BinOp::Add:
     case hl::BinOp::Sub:
+      // (a + δa + αa) ± (b + δb + αb), rounded: the δ parts as Higham's sum, the α parts add.
       r.value = op == hl::BinOp::Add ? a.value + b.value : a.value - b.value;
       r.mag = a.mag + b.mag;
       r.budget = std::max(a.budget, b.budget) + u;
+      r.abs = (a.abs + b.abs) * (1 + u);
       return r;
     case hl::BinOp::Mul:
+      // (a + δa + αa)(b + δb + αb): the δ parts as Higham's product, and each α times the
+      // other operand's largest magnitude (|b + δb| ≤ mag_b·(1 + γ_b)).
       r.value = a.value * b.value;
       r.mag = a.mag * b.mag;
       r.budget = a.budget + b.budget + u;
+      if (a.abs > 0 || b.abs > 0)
+        r.abs = (a.abs * (b.mag * (1 + gamma(b.budget)) + b.abs) + b.abs * a.mag * (1 + gamma(a.budget))) * (1 + u);
       return r;
-    case hl::BinOp::Div:
+    case hl::BinOp::Div: {
+      // cb = b(1 + θ) with |θ| ≤ ρ, the divisor's whole error relative to its value (with
+      // cancellation in the divisor, a relative error of its Σ|terms| bounded
+      // 1/((x+y)-x-y+1.5) by 2e-7 where f32 computes 2 and the reference is 0.667):
+      // (a + δa)/cb is within γ(budget_a + ρ + u)·mag_a/|b| (Higham's rule for (1+θ)
+      // factors), αa/cb within |αa|/(|b|(1 − ρ)).
       r.value = a.value / b.value;
-      r.mag = a.mag / std::fabs(b.value.convert_to<double>());
-      r.budget = a.budget + b.budget + u;
+      const double bv = std::fabs(b.value.convert_to<double>()), eb = absoluteError(b);
+      if (eb == 0) {
+        r.mag = a.mag / bv;
+        r.budget = a.budget + u;
+        r.abs = a.abs / bv * (1 + u);
+        return r;
+      }
+      const double rho = bv > 0 ? eb / bv : kInf;
+      if (!(rho < 1)) return withInfiniteBound(r); // the divisor's errors may bring it to 0
+      r.mag = a.mag / bv;
+      r.budget = a.budget + rho + u;
+      r.abs = a.abs / (bv * (1 - rho)) * (1 + u);
       return r;
-    case hl::BinOp::Mod: // fmod is exact; only the operands' errors carry over
-      r.value = boost::multiprecision::fmod(a.value, b.value);
-      r.mag = a.mag;
-      r.budget = a.budget + b.budget;
+    }
+    case hl::BinOp::Mod: {
+      // fmod is exact, but not continuous: an operand's error can move the result across a
+      // multiple of the divisor, a jump of up to |b|.
+      r = exact(boost::multiprecision::fmod(a.value, b.value));
+      const double ea = absoluteError(a), eb = absoluteError(b);
+      if (ea > 0 || eb > 0) r.abs = ea + 2 * (std::fabs(b.value.convert_to<double>()) + eb);
+      if (std::isnan(r.abs)) r = withInfiniteBound(r);
       return r;
+    }
     default: return r;
     }
   }
@@ -170,64 +206,140 @@ struct PreciseArith {
     namespace mp = boost::multiprecision;
     const Value &x = args[0], &y = args[1], &z = args[2];
     const double allowance = 2 * mathUlps(b, k) * unitRoundoff(k);
-    auto through = [&](const Real &result, double condition) {
+    const double xv = x.value.convert_to<double>(), ex = absoluteError(x);
+    // The result moved by the argument's error `moved` (absolute; 0 for an exact argument),
+    // plus the function's own ulps on the computed result.  Absolute, not relative to the
+    // result: at a result of 0 (exp(x − x) of a softmax, tanh(0), floor(x − x)) a relative
+    // error is 0/0, and the NaN made the bound infinite, so that any value passed.
+    auto through = [&](const Real &result, double moved) {
       Value r = exact(result);
-      r.budget = condition * relativeError(x) + allowance;
+      r.budget = allowance; // the function's own ulps, relative to its result
+      if (ex > 0) r.abs = moved * (1 + 1e-9) * (1 + allowance);
+      if (std::isnan(r.abs) || std::isinf(r.abs)) r = withInfiniteBound(r);
       return r;
     };
-    const double xv = x.value.convert_to<double>();
-    switch (b) {
-    case hl::Builtin::Abs: {
+    // A function with |f'| at most `slope` over the argument's interval.
+    auto lipschitz = [&](double slope) { return slope * ex; };
+    if (b == hl::Builtin::Abs) {
       Value r = x;
       r.value = mp::abs(x.value);
       return r;
     }
-    case hl::Builtin::Min:
-    case hl::Builtin::Max: {
-      // fmin/fmax: a NaN operand is ignored unless both are NaN.
+    if (b == hl::Builtin::Min || b == hl::Builtin::Max) {
+      // fmin/fmax: a NaN operand is ignored unless both are NaN; -0 < +0 (docs/language.md
+      // §8.6), as in the native domain.
       if (mp::isnan(x.value)) return y;
       if (mp::isnan(y.value)) return x;
-      bool takeX = b == hl::Builtin::Min ? !(y.value < x.value) : !(y.value > x.value);
-      return takeX ? x : y;
-    }
-    case hl::Builtin::Sqrt: return through(mp::sqrt(x.value), 0.5);
-    case hl::Builtin::Exp: return through(mp::exp(x.value), std::fabs(xv));
-    case hl::Builtin::Exp2: return through(mp::pow(Real(2), x.value), std::fabs(xv * std::log(2.0)));
-    case hl::Builtin::Log: return throughLog(mp::log(x.value), 1.0, x, allowance);
-    case hl::Builtin::Log2: return throughLog(mp::log(x.value) / mp::log(Real(2)), 1 / std::log(2.0), x, allowance);
-    case hl::Builtin::Log10: return throughLog(mp::log10(x.value), 1 / std::log(10.0), x, allowance);
-    case hl::Builtin::Sin: return through(mp::sin(x.value), std::fabs(xv * std::cos(xv) / std::sin(xv)));
-    case hl::Builtin::Cos: return through(mp::cos(x.value), std::fabs(xv * std::sin(xv) / std::cos(xv)));
-    case hl::Builtin::Tan: return through(mp::tan(x.value), std::fabs(xv / (std::sin(xv) * std::cos(xv))));
-    case hl::Builtin::Tanh: {
-      double t = std::tanh(xv);
-      return through(mp::tanh(x.value), std::fabs(xv * (1 - t * t) / t));
-    }
-    case hl::Builtin::Pow: {
-      const double yv = y.value.convert_to<double>();
-      Value r = exact(mp::pow(x.value, y.value));
-      r.budget = std::fabs(yv) * relativeError(x) + std::fabs(yv * std::log(std::fabs(xv))) * relativeError(y) + allowance;
+      const bool isMin = b == hl::Builtin::Min;
+      bool takeX = isMin ? !(y.value < x.value) : !(y.value > x.value);
+      if (x.value == 0 && y.value == 0) takeX = isMin ? (mp::signbit(x.value) || !mp::signbit(y.value))
+                                                      : (!mp::signbit(x.value) || mp::signbit(y.value));
+      // The computed operands may order the other way: |min(ca, cb) − min(a, b)| is at most
+      // the larger of their errors (max(0, s) after a reordered sum s took the bound of 0).
+      const Value &taken = takeX ? x : y, &other = takeX ? y : x;
+      Value r = taken;
+      r.abs += std::max(0.0, absoluteError(other) - absoluteError(taken));
       return r;
     }
-    case hl::Builtin::Floor: return through(mp::floor(x.value), 0);
-    case hl::Builtin::Ceil: return through(mp::ceil(x.value), 0);
-    case hl::Builtin::Round: return through(mp::round(x.value), 0);
-    case hl::Builtin::Trunc: return through(mp::trunc(x.value), 0);
+    // Monotone functions: the extremes of the interval [x − ex, x + ex] bound the move exactly.
+    const double lo = xv - ex, hi = xv + ex;
+    auto monotone = [&](double (*f)(double)) {
+      const double fx = f(xv), m = std::max(std::fabs(f(lo) - fx), std::fabs(f(hi) - fx));
+      return std::isnan(m) ? kInf : m;
+    };
+    // |f(x + e) − f(x)| ≤ |f'(x)|·|e| + c·e²/2 where |f''| ≤ c; the interval's extremes cover
+    // large errors, the derivative small ones that double arithmetic would round away.
+    auto smooth = [&](double slope, double curvature, double (*f)(double)) {
+      return ex == 0 ? 0.0 : std::max(slope * ex + curvature * ex * ex / 2, monotone(f));
+    };
+    switch (b) {
+    case hl::Builtin::Sqrt: return through(mp::sqrt(x.value), lo < 0 && ex > 0 ? kInf : monotone(std::sqrt) + lipschitz(xv > 0 ? 0.5 / std::sqrt(lo > 0 ? lo : xv) : 0));
+    case hl::Builtin::Exp: return through(mp::exp(x.value), smooth(std::exp(hi), 0, std::exp));
+    case hl::Builtin::Exp2: return through(mp::pow(Real(2), x.value), smooth(std::log(2.0) * std::exp2(hi), 0, std::exp2));
+    case hl::Builtin::Log: return through(mp::log(x.value), lo <= 0 && ex > 0 ? kInf : smooth(1 / lo, 0, std::log));
+    case hl::Builtin::Log2: return through(mp::log(x.value) / mp::log(Real(2)), lo <= 0 && ex > 0 ? kInf : smooth(1 / (lo * std::log(2.0)), 0, std::log2));
+    case hl::Builtin::Log10: return through(mp::log10(x.value), lo <= 0 && ex > 0 ? kInf : smooth(1 / (lo * std::log(10.0)), 0, std::log10));
+    case hl::Builtin::Sin: return through(mp::sin(x.value), std::min(2.0, std::fabs(std::cos(xv)) * ex + ex * ex / 2));
+    case hl::Builtin::Cos: return through(mp::cos(x.value), std::min(2.0, std::fabs(std::sin(xv)) * ex + ex * ex / 2));
+    case hl::Builtin::Tan: {
+      // sec² is convex between the poles: its largest value on the interval is at an end.
+      const bool pole = ex >= 1 || std::signbit(std::cos(lo)) != std::signbit(std::cos(xv)) ||
+                        std::signbit(std::cos(hi)) != std::signbit(std::cos(xv));
+      const double sec2 = std::max(1 / (std::cos(lo) * std::cos(lo)), 1 / (std::cos(hi) * std::cos(hi)));
+      return through(mp::tan(x.value), ex == 0 ? 0 : pole ? kInf : sec2 * ex);
+    }
+    case hl::Builtin::Tanh: {
+      const double t = std::tanh(xv);
+      return through(mp::tanh(x.value), std::min(2.0, (1 - t * t) * ex + 0.77 * ex * ex / 2));
+    }
+    case hl::Builtin::Pow: {
+      const double yv = y.value.convert_to<double>(), ey = absoluteError(y);
+      const Real result = mp::pow(x.value, y.value);
+      const double rv = std::fabs(result.convert_to<double>());
+      Value r = exact(result);
+      r.budget = allowance;
+      if (ex == 0 && ey == 0) return r;
+      if (!(xv - ex > 0)) return withInfiniteBound(r); // a base that may reach 0 or below
+      // x^y = e^(y ln x): first order in each argument at the interval's worst corner, and the
+      // corners themselves (pow is monotone in each argument for a positive base).
+      double moved = 0;
+      for (double cx : {xv - ex, xv + ex})
+        for (double cy : {yv - ey, yv + ey}) {
+          const double c = std::pow(cx, cy);
+          moved = std::max({moved, std::fabs(c - std::pow(xv, yv)),
+                            std::fabs(cy * std::pow(cx, cy - 1)) * ex + std::fabs(std::log(cx) * c) * ey});
+        }
+      (void)rv;
+      r.abs = moved * (1 + 1e-9) * (1 + allowance);
+      if (std::isnan(r.abs) || std::isinf(r.abs)) r = withInfiniteBound(r);
+      return r;
+    }
+    case hl::Builtin::Floor:
+    case hl::Builtin::Ceil:
+    case hl::Builtin::Round:
+    case hl::Builtin::Trunc: {
+      // Steps: the interval's ends (in full precision: an error far below an ulp of x may
+      // still cross an integer) bound the move.
+      auto step = [&](const Real &v) -> Real {
+        return b == hl::Builtin::Floor ? mp::floor(v) : b == hl::Builtin::Ceil ? mp::ceil(v) : b == hl::Builtin::Round ? mp::round(v) : mp::trunc(v);
+      };
+      const Real fx = step(x.value);
+      if (ex == 0) return exact(fx);
+      if (std::isinf(ex)) return withInfiniteBound(exact(fx));
+      const Real e = Real(ex);
+      Value r = exact(fx);
+      r.abs = std::max(mp::abs(step(x.value - e) - fx), mp::abs(step(x.value + e) - fx)).convert_to<double>();
+      return r;
+    }
     case hl::Builtin::Fma: {
       Value r;
       r.value = x.value * y.value + z.value;
       r.mag = x.mag * y.mag + z.mag;
       r.budget = std::max(x.budget + y.budget, z.budget) + unitRoundoff(k);
+      r.abs = ((x.abs > 0 || y.abs > 0 ? x.abs * (y.mag * (1 + gamma(y.budget)) + y.abs) + y.abs * x.mag * (1 + gamma(x.budget)) : 0) +
+               z.abs) * (1 + unitRoundoff(k));
       return r;
     }
+    case hl::Builtin::Abs:
+    case hl::Builtin::Min:
+    case hl::Builtin::Max: break; // above
     }
     return x;
   }
 
   static Value toFloat(Type::Kind to, Type::Kind from, const Value &a) {
     if (isFloat(from)) {
+      if (!(to == Type::Kind::F32 && from == Type::Kind::F64)) return a;
+      // f64 -> f32 rounds, and overflows or underflows at f32's range, not f64's: (x as f32)
+      // as f64 of 1e40 is inf, of 1e-46 is 0.
+      namespace mp = boost::multiprecision;
+      const double v = std::fabs(a.value.convert_to<double>()), e = absoluteError(a);
+      const double overflow = double(std::numeric_limits<float>::max()) * (1 + std::ldexp(1.0, -25)); // rounds to inf from here
+      if (v - e >= overflow) return exact(mp::signbit(a.value) ? Real(-kInf) : Real(kInf));
+      if (v + e >= overflow) return withInfiniteBound(a);
       Value r = a;
-      if (to == Type::Kind::F32 && from == Type::Kind::F64) r.budget += unitRoundoff(to);
+      r.budget += unitRoundoff(to);
+      r.abs = a.abs * (1 + unitRoundoff(to)) + std::ldexp(1.0, -150); // and f32's underflow
       return r;
     }
     Real v = intarith::isSigned(from) ? Real(int64_t(a.bits)) : Real(a.bits);
@@ -267,25 +379,22 @@ struct PreciseArith {
     return intarith::isSigned(k) ? double(int64_t(v.bits)) : double(v.bits);
   }
 
-  /// A logarithm log_b(x): an argument with relative error δ moves the result
-  /// by about δ/ln(b) in absolute terms, which no bound relative to the result
-  /// can express where the result is 0 (x = 1: the relative condition number
-  /// 1/|ln x| is infinite, and the bound was). So the result's Σ|terms| is at
-  /// least 1/ln(b), which keeps the bound γ(budget)·mag finite: about
-  /// δ/ln(b) + allowance·|log_b x|, the old bound wherever |log_b x| ≥ 1/ln(b).
-  static Value throughLog(const Real &result, double perRelativeError, const Value &x, double allowance) {
-    Value r = exact(result);
-    const double magnitude = r.mag;
-    r.mag = std::max(magnitude, perRelativeError);
-    r.budget = (perRelativeError * relativeError(x) + allowance * magnitude) / r.mag;
-    return r;
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+  static double gamma(double budget) { return budget == 0 ? 0 : budget < 1 ? budget / (1 - budget) : kInf; }
+
+  /// The bound γ(budget)·mag + abs on |computed − value| (infinite from a budget of 1 on).
+  static double absoluteError(const Value &v) {
+    if (v.budget == 0) return v.abs;
+    const double e = gamma(v.budget) * v.mag + v.abs;
+    return std::isnan(e) ? kInf : e;
   }
 
-  /// First-order relative error of a value: budget·mag/|value| (0 for an exact value).
-  static double relativeError(const Value &v) {
-    if (v.budget == 0) return 0;
-    double av = std::fabs(v.value.convert_to<double>());
-    return av == 0 ? std::numeric_limits<double>::infinity() : v.budget * v.mag / av;
+  /// `r` with an infinite error bound: the errors could move it anywhere.
+  static Value withInfiniteBound(Value r) {
+    r.abs = kInf;
+    r.mag = kInf; // printed as Σ|terms| inf: nothing about the terms bounds it
+    return r;
   }
 };
 

@@ -36,7 +36,8 @@ PreciseLeaf makeLeaf(Type::Kind k, const std::string &path, const PreciseValue &
   const double gamma = v.budget < 1 ? v.budget / (1 - v.budget) : std::numeric_limits<double>::infinity();
   const double subnormal = k == Type::Kind::F32 ? double(std::numeric_limits<float>::denorm_min())
                                                 : std::numeric_limits<double>::denorm_min();
-  l.errorBound = gamma * v.mag + std::ceil(l.roundings) * subnormal;
+  // An exact value has no error, whatever its Σ|terms| (an infinity's is infinite).
+  l.errorBound = (v.budget == 0 ? 0.0 : gamma * v.mag) + v.abs + std::ceil(l.roundings) * subnormal;
   if (std::isnan(l.errorBound)) l.errorBound = std::numeric_limits<double>::infinity();
   return l;
 }

@@ -486,6 +486,11 @@ bool Session::showInfo(const std::string &name) {
       std::vector<std::string> ex;
       for (const auto &p : d->metaParams) ex.push_back(p.name.name + (p.kind.name == "type" ? "=f32" : "=8"));
       fmt::print(opts_.out, "  -- run it with `:run {} --set {}`\n", name, fmt::join(ex, ","));
+    } else if (const hl::Program *g = comp_->sema().genericProgram(name); g && !g->dynamicSizes.empty()) {
+      // Sizes left to run time that no input may determine: the sample gives them values.
+      std::vector<std::string> ex;
+      for (const auto &s : g->dynamicSizes) ex.push_back(s + "=8");
+      fmt::print(opts_.out, "  -- run it with `:run {} --set {}`\n", name, fmt::join(ex, ","));
     } else {
       fmt::print(opts_.out, "  -- run it with `:run {}`\n", name);
     }

@@ -9,6 +9,7 @@
 #include "interp/PreciseEvaluation.h"
 
 #include <cmath>
+#include <map>
 
 using namespace mdh;
 using namespace mdh::test;
@@ -190,4 +191,93 @@ TEST_CASE("precise mode: a logarithm whose result is 0 gets a finite bound") {
   CHECK(ref2[0].leaves[0].accepts(native2[0]));
   CHECK(ref2[1].leaves[0].accepts(native2[1]));
   CHECK_FALSE(ref2[0].leaves[0].accepts(1e-3));
+}
+
+namespace {
+/// The precise cells of one-output, one-input-per-name f32 program `text` (entry `m`, N = cells).
+std::vector<interp::PreciseCell> preciseF32(const std::string &text, const std::map<std::string, std::vector<float>> &ins,
+                                            std::vector<float> *native) {
+  auto inst = source(text, "m");
+  data::BufferSet in;
+  for (const auto &[name, v] : ins) in[name] = buffer<float>(prim(K::F32), {int64_t(v.size())}, v);
+  if (native) *native = values<float>(interp::evaluate(*inst, in).outputs.at("O"));
+  return interp::evaluatePrecise(*inst, in);
+}
+} // namespace
+
+TEST_CASE("precise mode: min/max carry the other operand's error, and order -0 < +0") {
+  // max(s, 0) of a sum s that cancels: the reference is 0 (s = -0.5 exactly), f32 computes
+  // s = +0.5 (16777216 + 3 rounds to 16777220); the bound of the literal 0 rejected it.
+  std::vector<float> native;
+  auto r = preciseF32("fn relu4(a: f32, b: f32, c: f32, d: f32) -> f32 = max(((a + b) + c) + d, 0.0);\n"
+                      "mdh m = out_view<f32>( O: (i) -> (i) ) o md_hom<1>( relu4, (++) ) o "
+                      "inp_view<f32, f32, f32, f32>( A: (i) -> (i), B: (i) -> (i), C: (i) -> (i), D: (i) -> (i) );\n",
+                      {{"A", {16777216.f}}, {"B", {3.f}}, {"C", {-16777216.f}}, {"D", {-3.5f}}}, &native);
+  REQUIRE(r.size() == 1);
+  CHECK(native[0] == 0.5f);
+  CHECK(double(r[0].leaves[0].value) == 0.0);
+  CHECK(r[0].leaves[0].accepts(native[0]));
+  CHECK_FALSE(r[0].leaves[0].accepts(100.0));
+  auto z = preciseF32("fn mn(x: f32, y: f32) -> f32 = 1.0 / min(x, y);\n"
+                      "mdh m = out_view<f32>( O: (i) -> (i) ) o md_hom<2>( mn, (++) ) o inp_view<f32, f32>( X: (i) -> (i), Y: (i) -> (i) );\n",
+                      {{"X", {0.f, -0.f}}, {"Y", {-0.f, 0.f}}}, &native);
+  REQUIRE(z.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    INFO("cell " << i);
+    CHECK(std::isinf(native[i]));
+    CHECK(native[i] < 0); // min(+0, -0) = min(-0, +0) = -0
+    CHECK(double(z[i].leaves[0].value) == -INFINITY);
+  }
+}
+
+TEST_CASE("precise mode: a divisor that cancels, results of 0 from math functions, f32 overflow") {
+  std::vector<float> native;
+  // 1 / (((x + y) - x) - y + 1.5): f32 computes 1/0.5 = 2 for x = 1e8, y = 1; the reference
+  // is 1/1.5. The divisor's errors may bring it to 0, so the bound is infinite, not 2e-7.
+  auto d = preciseF32("fn dv(x: f32, y: f32) -> f32 = 1.0 / (((x + y) - x) - y + 1.5);\n"
+                      "mdh m = out_view<f32>( O: (i) -> (i) ) o md_hom<2>( dv, (++) ) o inp_view<f32, f32>( X: (i) -> (i), Y: (i) -> (i) );\n",
+                      {{"X", {1e8f, 0.7f}}, {"Y", {1.f, 0.7f}}}, &native);
+  REQUIRE(d.size() == 2);
+  CHECK(native[0] == 2.0f);
+  CHECK(d[0].leaves[0].accepts(native[0]));
+  CHECK(d[1].leaves[0].accepts(native[1]));
+  CHECK(d[1].leaves[0].errorBound < 1e-5); // without cancellation the bound stays tight
+  CHECK_FALSE(d[1].leaves[0].accepts(0.7));
+  // exp(x - m) at x = m (a softmax term), tanh(0), sin(0): results of 0 or 1 whose bound was
+  // NaN, hence infinite, so any value passed.
+  auto e = preciseF32("fn sm(x: f32, y: f32) -> f32 = exp(x - y) + tanh(x - y) + sin(x - y);\n"
+                      "mdh m = out_view<f32>( O: (i) -> (i) ) o md_hom<3>( sm, (++) ) o inp_view<f32, f32>( X: (i) -> (i), Y: (i) -> (i) );\n",
+                      {{"X", {2.5f, 0.7f, 3.f}}, {"Y", {2.5f, 0.7f, 3.f}}}, &native);
+  REQUIRE(e.size() == 3);
+  for (size_t i = 0; i < 3; ++i) {
+    INFO("cell " << i);
+    CHECK(std::isfinite(e[i].leaves[0].errorBound));
+    CHECK(e[i].leaves[0].errorBound < 1e-5);
+    CHECK(e[i].leaves[0].accepts(native[i]));
+    CHECK_FALSE(e[i].leaves[0].accepts(1.5));
+  }
+  // floor(x - y) at x = y: x - y may round to either side of 0 as far as the bound knows, so
+  // floor may move by 1; the bound says 1 (it was NaN, hence infinite).
+  auto f = preciseF32("fn fl(x: f32, y: f32) -> f32 = floor(x - y);\n"
+                      "mdh m = out_view<f32>( O: (i) -> (i) ) o md_hom<1>( fl, (++) ) o inp_view<f32, f32>( X: (i) -> (i), Y: (i) -> (i) );\n",
+                      {{"X", {2.5f}}, {"Y", {2.5f}}}, &native);
+  REQUIRE(f.size() == 1);
+  CHECK(f[0].leaves[0].accepts(native[0]));
+  CHECK(f[0].leaves[0].errorBound <= 1.0 + 1e-6);
+  CHECK_FALSE(f[0].leaves[0].accepts(3.0));
+  // (x as f32) as f64 overflows and underflows at f32's range.
+  auto c = source("fn cdd(x: f64) -> f64 = (x as f32) as f64;\n"
+                  "mdh m = out_view<f64>( O: (i) -> (i) ) o md_hom<3>( cdd, (++) ) o inp_view<f64>( X: (i) -> (i) );\n",
+                  "m");
+  auto X = buffer<double>(prim(K::F64), {3}, {1e40, 1e-46, 1.1});
+  auto nat = values<double>(interp::evaluate(*c, {{"X", X}}).outputs.at("O"));
+  auto p = interp::evaluatePrecise(*c, {{"X", X}});
+  REQUIRE(p.size() == 3);
+  CHECK(std::isinf(nat[0]));
+  for (size_t i = 0; i < 3; ++i) {
+    INFO("cell " << i);
+    CHECK(p[i].leaves[0].accepts(nat[i]));
+  }
+  CHECK_FALSE(p[0].leaves[0].accepts(1e40));
+  CHECK_FALSE(p[2].leaves[0].accepts(1.2));
 }
