@@ -156,6 +156,7 @@ struct PreciseArith {
       // factors), αa/cb within |αa|/(|b|(1 − ρ)).
       r.value = a.value / b.value;
       const double bv = std::fabs(b.value.convert_to<double>()), eb = absoluteError(b);
+      if (bv == 0) return withInfiniteBound(r); // ±inf or NaN: accepts() judges those by value
       if (eb == 0) {
         r.mag = a.mag / bv;
         r.budget = a.budget + u;
@@ -385,8 +386,7 @@ struct PreciseArith {
 
   /// The bound γ(budget)·mag + abs on |computed − value| (infinite from a budget of 1 on).
   static double absoluteError(const Value &v) {
-    if (v.budget == 0) return v.abs;
-    const double e = gamma(v.budget) * v.mag + v.abs;
+    const double e = (v.budget == 0 ? 0.0 : gamma(v.budget) * v.mag) + v.abs;
     return std::isnan(e) ? kInf : e;
   }
 
