@@ -462,6 +462,15 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
             m = t[t.size() / 2];
           }
           c.entries.push_back({hashes[i], m, times[i]});
+          // A configuration re-timed at several times (or a fraction) of its search time says
+          // the machine changed between the two, or its threads wake slowly after the pauses
+          // between runs: the verdict uses the re-timing, and the user should know.
+          if (const TuningRecord *rec = db.find(hashes[i]); rec && rec->ok && rec->median > 0 && m > 0 &&
+                                                            (m > 3 * rec->median || 3 * m < rec->median))
+            say(fmt::format("note: {} measured {} ms in the search but {} ms re-timed ({:.1f}x): the machine's load changed, "
+                            "or its threads wake slowly; the verdict uses the re-timed figures",
+                            hashes[i] == defHash ? "the default" : "candidate " + hashes[i].substr(0, 12), msText(rec->median),
+                            msText(m), m / rec->median));
           if (hashes[i] == defHash && m > 0) res.confirmedBaseline = Measurement{def, m, ""};
         }
         try {
