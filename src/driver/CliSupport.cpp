@@ -71,7 +71,8 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
         if (ek == k) ++times, star = star != (ev == "*"), earlier = ev;
       if (times > 1 || (times == 1 && !star)) {
         error = fmt::format("`{}` is set twice (`{}` and `{}`)", k, earlier, v);
-        if (times == 1 && v != "*") error += fmt::format("; to run with a run-time size, give `{0}=*` and `{0}=<extent>`", k);
+        if (times == 1 && !v.empty() && v.find_first_not_of("0123456789") == std::string::npos)
+          error += fmt::format("; to run with a run-time size, give `{0}=*` and `{0}=<extent>`", k);
         return false;
       }
       out.push_back({k, v});

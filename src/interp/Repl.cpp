@@ -3,6 +3,7 @@
  */
 #include "interp/Repl.h"
 
+#include "driver/CliSupport.h"
 #include "tune/Interrupt.h"
 
 #include <fmt/format.h>
@@ -294,7 +295,7 @@ bool Repl::setCommand(const std::vector<std::string> &args) {
     else if (a == "--trap-overflow") d.trapOverflow = true;
     else if (a == "--allow-undefined") d.allowUndefined = true;
     else if (a == "--stats") d.stats = true;
-    else if (a == "--quiet") d.quiet = true;
+    else if (a == "--quiet" || a == "-q") d.quiet = true;
     else if ((a == "--seed" || a == "--print-limit") && i + 1 == args.size()) {
       fmt::print(err_, "error: `{}` needs a value, e.g. `:set {} 7`\n", a, a);
       return false;
@@ -307,24 +308,20 @@ bool Repl::setCommand(const std::vector<std::string> &args) {
       if (a == "--seed") d.seed = std::stoull(v);
       else d.printLimit = size_t(std::stoull(v));
     } else if (a.find('=') != std::string::npos && a[0] != '-') {
-      // NAME=VALUE[,NAME=VALUE...]: replace earlier values of the same names
-      size_t start = 0;
-      while (start <= a.size()) {
-        size_t comma = a.find(',', start);
-        std::string kv = a.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        start = comma == std::string::npos ? a.size() + 1 : comma + 1;
-        if (kv.empty()) continue;
-        size_t eq = kv.find('=');
-        if (eq == 0 || eq == std::string::npos || eq + 1 == kv.size()) {
-          fmt::print(err_, "error: malformed setting `{}`; expected NAME=VALUE\n", kv);
-          return false;
-        }
-        std::string key = kv.substr(0, eq);
+      // NAME=VALUE[,NAME=VALUE...]: replace earlier :set values of the same names.  Within one
+      // :set a name given twice is a mistake, as in `mdhi run --set`, except `N=*` next to
+      // `N=<extent>`, the pair that gives a run-time size its value.
+      MetaSettings items;
+      std::string problem;
+      if (!parseMetaSettings({a}, items, problem)) {
+        fmt::print(err_, "error: {}\n", problem);
+        return false;
+      }
+      for (const auto &[key, value] : items)
         d.sets.erase(std::remove_if(d.sets.begin(), d.sets.end(),
                                     [&](const std::string &s) { return s.compare(0, key.size() + 1, key + "=") == 0; }),
                      d.sets.end());
-        d.sets.push_back(kv);
-      }
+      for (const auto &[key, value] : items) d.sets.push_back(key + "=" + value);
     } else {
       fmt::print(err_, "error: unknown setting `{}`; `:help` shows what `:set` accepts\n", a);
       return false;
@@ -335,6 +332,11 @@ bool Repl::setCommand(const std::vector<std::string> &args) {
 
 bool Repl::unsetCommand(const std::vector<std::string> &args) {
   RunRequest &d = session_.defaults();
+  if (args.empty()) {
+    fmt::print(err_, "error: `:unset` needs what to forget: a NAME set with `:set NAME=VALUE`, or an option such as "
+                     "--precise (`:set` alone shows the settings)\n");
+    return false;
+  }
   for (const auto &a : args) {
     if (a == "--precise") d.precise = false;
     else if (a == "--trap-overflow") d.trapOverflow = false;

@@ -45,6 +45,10 @@ record Pair {
 :i Pair
 mdh broken = nonsense<f32>;
 :t twice
+:set T=f32,T=i32
+:unset
+:set -q
+:unset --quiet
 :unset T
 :run matvec
 :load missing.mdh
@@ -78,6 +82,8 @@ check '^output w: i32\[3\]' ":print lists buffers"
 check '^w\[2\] = -?[0-9]+$' ":ru abbreviation with --cells"
 check '^w\[0\] = .*\(reference .*bound' ":run --precise --cells"
 check 'error: unknown command `:bogus`' "unknown command"
+check 'error: `T` is set twice \(`f32` and `i32`\)$' ":set refuses a name twice in one command"
+check 'error: `:unset` needs what to forget' ":unset alone says what it needs"
 check 'error\[E0601\]: no mdh named `nonexistent`' "unknown entry"
 check 'unknown name `nothing`' ":type of an unknown name"
 check '^w: i64\[2\] = \[' "a declaration typed in, then run by name"
