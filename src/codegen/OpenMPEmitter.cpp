@@ -589,13 +589,16 @@ static inline void mdh_stream_fence() {
     line(fmt::format("const int64_t mdh_block_cells = {};", blockCells));
     line("const int64_t mdh_blocks = mdh_block_cells > 0 ? mdh_cells / mdh_block_cells : 0;");
     // One slice of running values per thread, allocated before the region (a failure there
-    // is the entry's status, see run()).
+    // is the entry's status, see run()); 64 elements apart, so that threads writing their
+    // single running value every cell do not share a cache line.
     for (size_t p : scans)
-      line(fmt::format("mdh_array<{}> mdh_carries{}(static_cast<size_t>(mdh_threads) * static_cast<size_t>({}));", E, p, carrySlotCount(P, p)));
+      line(fmt::format("mdh_array<{}> mdh_carries{}(static_cast<size_t>(mdh_threads) * static_cast<size_t>({} + 64));", E, p,
+                       carrySlotCount(P, p)));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     for (size_t p : scans)
-      line(fmt::format("{0} *__restrict mdh_carry{1} = mdh_carries{1}.data() + static_cast<size_t>(omp_get_thread_num()) * static_cast<size_t>({2});",
+      line(fmt::format("{0} *__restrict mdh_carry{1} = mdh_carries{1}.data() + static_cast<size_t>(omp_get_thread_num()) * "
+                       "static_cast<size_t>({2} + 64);",
                        E, p, carrySlotCount(P, p)));
     line("#pragma omp for schedule(static)");
     open("for (int64_t mdh_block = 0; mdh_block < mdh_blocks; ++mdh_block)");
