@@ -116,7 +116,12 @@ P = lines.append
 short = a.budget < 600
 P("# mdh benchmarks (issue 5)")
 P("")
-if short:
+if a.budget == 0:
+    P("> **Smoke run (`run_all.sh --smoke`): tiny sizes, no tuning. The rates and fractions below"
+      " use the full workloads' operation counts and mean nothing; only the `checked` column"
+      " does.**")
+    P("")
+elif short:
     P("> **Short-budget validation run: %g s of tuning per workload (the issue's goals are judged after"
       " 600 s), on a subset of the workloads. These figures validate the pipeline end to end; they"
       " are not the issue's verdict.**" % a.budget)
