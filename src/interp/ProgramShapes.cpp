@@ -68,7 +68,8 @@ int64_t ProgramShapes::eval(const SizePoly &p) const {
   for (const auto &[name, value] : runtimeSizes) known.push_back(fmt::format("{} = {}", name, value));
   if (v.overflowed())
     throw RuntimeError(codes::kRuntimeSize,
-                       fmt::format("size `{}` does not fit in 64 bits with {}", p.str(), fmt::join(known, ", ")), {},
+                       fmt::format("size `{}` cannot be computed in 64-bit arithmetic with {} (it, or a product in it, "
+                                   "passes 2^63 - 1)", p.str(), fmt::join(known, ", ")), {},
                        "give smaller run-time sizes");
   throw RuntimeError(codes::kRuntimeSize, fmt::format("size `{}` cannot be evaluated with the known run-time sizes", p.str()));
 }

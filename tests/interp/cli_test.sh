@@ -148,7 +148,7 @@ expect "a name that is no size" 1 'E0605\]: `Q` is neither a meta-parameter nor 
 npy rank2.npy "'<f4'" '2, 2' $(printf '00 %.0s' $(seq 16))
 expect "an input of the wrong rank" 1 'E0906\]: input buffer `I` has the wrong shape: expected 1 dimension \(\[N1\]\), got 2 \(\[2, 2\]\)' -- \
   "$MDHI" run small.mdh --entry d --in I=rank2.npy
-expect "an extent that overflows" 1 'size `.*` does not fit in 64 bits with N1 = 3' -- "$MDHI" run small.mdh --entry e --set N1=3 -q
+expect "an extent that overflows" 1 'size `.*` cannot be computed in 64-bit arithmetic with N1 = 3' -- "$MDHI" run small.mdh --entry e --set N1=3 -q
 
 # ---- data files: bools, endless inputs ---------------------------------------------------------------
 cat > bools.mdh <<'MDH'
