@@ -21,6 +21,11 @@
 
 namespace mdh::codegen {
 
+/// C statements decoding block number `block` into the coordinates c<d> of the concatenated
+/// dimensions (the last varying fastest), through the remainder variable `rem`, which is
+/// declared only when there are some (nvcc warns about an unused one).
+std::vector<std::string> blockCoordinates(const hl::Program &p, const std::string &block, const std::string &rem);
+
 /// The prefix-sum dimensions of `p`, ascending.
 std::vector<size_t> scanDimensions(const hl::Program &p);
 

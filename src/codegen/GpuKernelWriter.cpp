@@ -355,15 +355,7 @@ private:
     line(fmt::format("const int64_t mdh_blocks = ({0}) > 0 ? mdh_cells / ({0}) : 0;", blockCells()));
     line(fmt::format("const int64_t q = MDH_GROUP_ID * INT64_C({}) + MDH_LOCAL_ID;", G.groupSize));
     open("if (q < mdh_blocks)");
-    // The block's coordinates: those of the concatenated dimensions (nvcc warns about an
-    // unused remainder when there are none).
-    std::vector<size_t> cat;
-    for (size_t d = D; d-- > 0;)
-      if (P.ops[d].kind == hl::CombineOperator::Kind::Concat) cat.push_back(d);
-    if (!cat.empty()) line("int64_t mdh_qrem = q;");
-    for (size_t i = 0; i < cat.size(); ++i)
-      line(fmt::format(i + 1 < cat.size() ? "const int64_t c{0} = mdh_qrem % {1}; mdh_qrem /= {1};" : "const int64_t c{0} = mdh_qrem % {1};",
-                       cat[i], N(cat[i])));
+    for (const auto &l : blockCoordinates(P, "q", "mdh_qrem")) line(l);
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);
     for (size_t p : scans)

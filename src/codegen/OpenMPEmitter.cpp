@@ -602,13 +602,7 @@ static inline void mdh_stream_fence() {
                        E, p, carrySlotCount(P, p)));
     line("#pragma omp for schedule(static)");
     open("for (int64_t mdh_block = 0; mdh_block < mdh_blocks; ++mdh_block)");
-    std::vector<size_t> cat;
-    for (size_t d = D; d-- > 0;)
-      if (P.ops[d].kind == hl::CombineOperator::Kind::Concat) cat.push_back(d);
-    if (!cat.empty()) line("int64_t mdh_rem = mdh_block;");
-    for (size_t i = 0; i < cat.size(); ++i)
-      line(fmt::format(i + 1 < cat.size() ? "const int64_t c{0} = mdh_rem % {1}; mdh_rem /= {1};" : "const int64_t c{0} = mdh_rem % {1};",
-                       cat[i], N(cat[i])));
+    for (const auto &l : blockCoordinates(P, "mdh_block", "mdh_rem")) line(l);
     for (size_t p : scans) open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
     std::vector<std::string> x(D);
     for (size_t d = 0; d < D; ++d) x[d] = fmt::format("i{}", d);

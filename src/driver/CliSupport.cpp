@@ -83,6 +83,11 @@ bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out,
 
 bool isTerminal(FILE *stream) { return isatty(fileno(stream)) != 0; }
 
+bool givesRunTimeSizeValue(const MetaSettings &settings, const std::string &name, const std::string &value) {
+  return value != "*" &&
+         std::any_of(settings.begin(), settings.end(), [&](const auto &kv) { return kv.first == name && kv.second == "*"; });
+}
+
 void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, MetaSettings &meta,
                        std::map<std::string, std::string> &runTimeSizes) {
   for (const auto &kv : settings) {
@@ -90,11 +95,7 @@ void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, Meta
     bool isMeta = !decl;
     if (decl)
       for (const auto &p : decl->metaParams) isMeta = isMeta || p.name.name == k;
-    // The value of a meta-parameter made a run-time size (`N=*` next to it).
-    const bool sizeValue = v != "*" && std::any_of(settings.begin(), settings.end(), [&](const auto &other) {
-      return other.first == k && other.second == "*";
-    });
-    if (isMeta && !sizeValue) meta.push_back({k, v});
+    if (isMeta && !givesRunTimeSizeValue(settings, k, v)) meta.push_back({k, v});
     else runTimeSizes[k] = v;
   }
 }

@@ -27,6 +27,10 @@ int parseCommandLine(CLI::App &app, int argc, char **argv);
 /// and fills `error` on malformed input.
 bool parseMetaSettings(const std::vector<std::string> &items, MetaSettings &out, std::string &error);
 
+/// Whether `name=value` gives the value of a meta-parameter made a run-time size: a value
+/// other than `*` next to `name=*` in the same settings.
+bool givesRunTimeSizeValue(const MetaSettings &settings, const std::string &name, const std::string &value);
+
 /// Splits `--set` values into the meta-parameters of the entry `decl` and
 /// the rest, which `mdhc run` and `mdh-difftest` take as run-time sizes (`*`).
 /// Without a declaration (an unknown entry) every value counts as a

@@ -219,8 +219,6 @@ struct PreciseArith {
       if (std::isnan(r.abs) || std::isinf(r.abs)) r = withInfiniteBound(r);
       return r;
     };
-    // A function with |f'| at most `slope` over the argument's interval.
-    auto lipschitz = [&](double slope) { return slope * ex; };
     if (b == hl::Builtin::Abs) {
       Value r = x;
       r.value = mp::abs(x.value);
@@ -254,7 +252,7 @@ struct PreciseArith {
       return ex == 0 ? 0.0 : std::max(slope * ex + curvature * ex * ex / 2, monotone(f));
     };
     switch (b) {
-    case hl::Builtin::Sqrt: return through(mp::sqrt(x.value), lo < 0 && ex > 0 ? kInf : monotone(std::sqrt) + lipschitz(xv > 0 ? 0.5 / std::sqrt(lo > 0 ? lo : xv) : 0));
+    case hl::Builtin::Sqrt: return through(mp::sqrt(x.value), lo < 0 && ex > 0 ? kInf : monotone(std::sqrt) + (xv > 0 ? 0.5 / std::sqrt(lo > 0 ? lo : xv) : 0) * ex);
     case hl::Builtin::Exp: return through(mp::exp(x.value), smooth(std::exp(hi), 0, std::exp));
     case hl::Builtin::Exp2: return through(mp::pow(Real(2), x.value), smooth(std::log(2.0) * std::exp2(hi), 0, std::exp2));
     case hl::Builtin::Log: return through(mp::log(x.value), lo <= 0 && ex > 0 ? kInf : smooth(1 / lo, 0, std::log));
@@ -276,7 +274,6 @@ struct PreciseArith {
     case hl::Builtin::Pow: {
       const double yv = y.value.convert_to<double>(), ey = absoluteError(y);
       const Real result = mp::pow(x.value, y.value);
-      const double rv = std::fabs(result.convert_to<double>());
       Value r = exact(result);
       r.budget = allowance;
       if (ex == 0 && ey == 0) return r;
@@ -290,7 +287,6 @@ struct PreciseArith {
           moved = std::max({moved, std::fabs(c - std::pow(xv, yv)),
                             std::fabs(cy * std::pow(cx, cy - 1)) * ex + std::fabs(std::log(cx) * c) * ey});
         }
-      (void)rv;
       r.abs = moved * (1 + 1e-9) * (1 + allowance);
       if (std::isnan(r.abs) || std::isinf(r.abs)) r = withInfiniteBound(r);
       return r;

@@ -218,10 +218,7 @@ RunOutcome Session::runChecked(const RunRequest &r) {
   auto put = [&](const std::string &k, const std::string &v, bool isExplicit) {
     // `N=*` next to `N=<extent>` in the same settings: N is a run-time size of this value.
     const MetaSettings &same = isExplicit ? explicitSets : fromDefaults;
-    const bool sizeValue = v != "*" && std::any_of(same.begin(), same.end(), [&](const auto &kv) {
-      return kv.first == k && kv.second == "*";
-    });
-    if (!isMeta(k) || sizeValue) {
+    if (!isMeta(k) || givesRunTimeSizeValue(same, k, v)) {
       (isExplicit ? sizeTexts : defaultSizeTexts)[k] = v;
       return;
     }

@@ -69,6 +69,10 @@ public:
 
   /// Valid, pinned, and with an innermost tile small enough to unroll.
   bool admissible(const ll::Config &c) const;
+  /// Whether a configuration read back from the tuning database may be run or returned:
+  /// admissible, or the pinned start itself (whose innermost tile the default may make
+  /// larger than the search's bound).
+  bool usable(const ll::Config &c) const { return admissible(c) || ll::toJson(c) == ll::toJson(start_); }
   /// A random point (falls back to start() if no admissible one is found).
   ll::Config random(std::mt19937_64 &rng) const;
   /// A random point near `c`: `moves` small changes (tile steps, order

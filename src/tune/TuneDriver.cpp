@@ -93,7 +93,7 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
       if (finished || opts.evaluations == 0 || opts.seconds <= 0) {
         // As the tuner does: only a record valid for this program and its pins.
         SearchSpace space(prog, backend.model(), o.tune.pins, {o.tune.threads});
-        BestRecord b = db.best([&](const ll::Config &c) { return space.admissible(c) || ll::toJson(c) == ll::toJson(space.start()); });
+        BestRecord b = db.best([&](const ll::Config &c) { return space.usable(c); });
         if (b && !db.needsConfirmation()) {
           fmt::print(stderr, "tune: budget spent ({} measurements, {:.0f} s recorded); using the best {} configuration "
                              "({} ms)\n", done, spent, b.confirmed ? "confirmed" : "recorded", msText(b.seconds));

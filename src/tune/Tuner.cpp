@@ -98,7 +98,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   // A record read back counts only if its configuration is valid for this program and keeps
   // this run's pins: the database is keyed without the pins, and a hand-edited line (tile
   // 999999, simd_dim 9) was compiled, timed and crashed the confirmation.
-  auto usable = [&](const ll::Config &c) { return space.admissible(c) || (ll::toJson(c) == ll::toJson(space.start())); };
+  auto usable = [&](const ll::Config &c) { return space.usable(c); };
   // Deeper levels are clipped to the tiles around them: a pinned tile larger than the pinned
   // tile of its enclosing level would be changed silently, and the pins broken.
   if (ll::Config repinned = space.start(); opts.pins.apply(repinned), ll::toJson(repinned) != ll::toJson(space.start())) {
