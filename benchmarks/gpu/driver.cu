@@ -76,8 +76,10 @@ static bool agree(const float *dMdh, const float *dRef, size_t n, double tol, do
   return maxRel <= tol;
 }
 
+// MDH_VARIANT (run.sh: "mdh default", "mdh tuned 120 s") names which mdh kernel the row times.
 static void row(const char *name, double flops, double mdhMs, double refMs, const char *ref, bool ok, double rel) {
-  std::printf("| %s | %.3f | %.1f | %.3f | %.1f | %s | %.2f | %s (max rel. diff %.1e) |\n", name, mdhMs, flops / mdhMs / 1e6, refMs,
+  const char *variant = std::getenv("MDH_VARIANT");
+  std::printf("| %s%s%s | %.3f | %.1f | %.3f | %.1f | %s | %.2f | %s (max rel. diff %.1e) |\n", name, variant ? ", " : "", variant ? variant : "", mdhMs, flops / mdhMs / 1e6, refMs,
               flops / refMs / 1e6, ref, refMs / mdhMs, ok ? "agree" : "DIFFER", rel);
 }
 

@@ -3,18 +3,24 @@
 # difftests the OpenCL path of the same GPU plan where an OpenCL device
 # exists, compiles mdh's CUDA kernels for MatMul, MatVec and MCC (NHWC), runs
 # them against cuBLAS / cuDNN (results compared, then timed) and prints a
-# markdown table.
-#   usage: benchmarks/gpu/run.sh [--compile-only] [--arch sm_90]
-#   env:   MDHC (default build-gpu-bench/tools/mdhc, built here), NVCC, CUDA_HOME
+# markdown table.  With --tune S, each workload is also tuned for S seconds
+# (`mdhc tune --backend cuda`: candidates timed on the GPU, outputs checked)
+# and the tuned kernel gets a row of its own beside the default's.
+#   usage: benchmarks/gpu/run.sh [--compile-only] [--arch sm_90] [--tune SECONDS]
+#   env:   MDHC (default build-gpu-bench/tools/mdhc, built here), NVCC, CUDA_HOME,
+#          TUNE_JOBS (concurrent nvcc, default: cores - 2), TUNE_DB (tuning database
+#          directory, default a temporary one), TUNE_OUT (a directory for the tuned
+#          configurations and the tuner's reports)
 # --compile-only (used by the test suite, no GPU needed): only checks that the
 # driver compiles with nvcc; skips with a message when nvcc is absent.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-compileOnly=0 arch=sm_80
+compileOnly=0 arch=sm_80 tuneSeconds=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --compile-only) compileOnly=1 ;;
     --arch) arch=$2; shift ;;
+    --tune) tuneSeconds=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -56,10 +62,34 @@ if [ -z "$mdhc" ]; then
   if "$root/build-gpu-bench/tools/mdh-difftest" "$root/examples/matmul.mdh" --entry matmul --set T=f32,I=19,J=33,K=17 \
        --configs 4 --backend opencl >/dev/null 2>&1; then echo "difftest (OpenCL, same GPU plan): ok"; fi
 fi
-gen() { "$mdhc" compile "$root/examples/$1" --entry "$2" --set "$3" --backend cuda --name "$4" -o "$work" >/dev/null; }
-gen matmul.mdh matmul T=f32,I=4096,J=4096,K=4096 bench_matmul
-gen matvec.mdh matvec T=f32,I=8192,K=8192 bench_matvec
-gen mcc.mdh mcc T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3 bench_mcc
+workloads=(
+  "matmul.mdh matmul T=f32,I=4096,J=4096,K=4096 bench_matmul"
+  "matvec.mdh matvec T=f32,I=8192,K=8192 bench_matvec"
+  "mcc.mdh mcc T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3 bench_mcc"
+)
+variants=(default)
+[ "$tuneSeconds" != 0 ] && variants+=(tuned)
+tuneJobs=${TUNE_JOBS:-$(( $(nproc) > 3 ? $(nproc) - 2 : 1 ))}
+tuneDb=${TUNE_DB:-$work/db}
+tuneOut=${TUNE_OUT:-$work/tuned}
+mkdir -p "$tuneOut"
+for v in "${variants[@]}"; do
+  mkdir -p "$work/$v"
+  for line in "${workloads[@]}"; do
+    read -r file entry settings name <<< "$line"
+    config=()
+    if [ "$v" = tuned ]; then
+      echo "tuning $name for $tuneSeconds s ($tuneJobs concurrent nvcc)" >&2
+      "$mdhc" tune "$root/examples/$file" --entry "$entry" --set "$settings" --backend cuda --seconds "$tuneSeconds" \
+        --jobs "$tuneJobs" --db "$tuneDb" --report "$tuneOut/$name" -o "$tuneOut/$name.json" 2> "$tuneOut/$name.log" ||
+        { cat "$tuneOut/$name.log" >&2; echo "error: tuning $name failed" >&2; exit 1; }
+      grep "^tune: best" "$tuneOut/$name.log" >&2 || true
+      config=(--config "$tuneOut/$name.json")
+    fi
+    "$mdhc" compile "$root/examples/$file" --entry "$entry" --set "$settings" --backend cuda --name "$name" "${config[@]}" \
+      -o "$work/$v" >/dev/null
+  done
+done
 libs=() found=()
 for lib in cublas cublasLt cudnn; do
   if f=$(findFirst "lib$lib.so") || f=$(findFirst "lib$lib.so.*[0-9]"); then
@@ -71,11 +101,18 @@ done
 header=$(findFirst cudnn.h) || { echo "error: cudnn.h not found (looked under ${searchRoots[*]}; set CUDNN_HOME)"; exit 1; }
 flags+=(-I"$(dirname "$header")")
 echo "cuBLAS/cuDNN: ${found[*]} $header"
-"$nvcc" "${flags[@]}" "$root/benchmarks/gpu/driver.cu" "$work"/bench_*.cu -o "$work/driver" "${libs[@]}"
+for v in "${variants[@]}"; do
+  "$nvcc" "${flags[@]}" "$root/benchmarks/gpu/driver.cu" "$work/$v"/bench_*.cu -o "$work/$v/driver" "${libs[@]}"
+done
 echo "| workload | mdh ms | mdh GFLOP/s | vendor ms | vendor GFLOP/s | vendor | vendor/mdh time | results |"
 echo "|---|---|---|---|---|---|---|---|"
 status=0
-"$work/driver" matmul 4096 4096 4096 || status=1
-"$work/driver" matvec 8192 8192 || status=1
-"$work/driver" mcc 1 112 112 64 7 7 3 || status=1
+for args in "matmul 4096 4096 4096" "matvec 8192 8192" "mcc 1 112 112 64 7 7 3"; do
+  for v in "${variants[@]}"; do
+    label="mdh $v"
+    [ "$v" = tuned ] && label="mdh tuned ${tuneSeconds} s"
+    # shellcheck disable=SC2086
+    MDH_VARIANT=$label "$work/$v/driver" $args || status=1
+  done
+done
 exit $status

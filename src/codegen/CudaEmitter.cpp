@@ -47,6 +47,69 @@ std::string params(const hl::Program &p, bool device, const std::function<std::s
   return fmt::format("{}", fmt::join(ps, ", "));
 }
 
+/// The device copies of a program's buffers (inputs, then outputs):
+/// `mdh_mem` and their byte counts `mdh_bytes` (which name the sizes
+/// `sz_<S>`), and how the `_cuda` entry receives each.
+struct DeviceBuffers {
+  std::string declarations;
+  std::vector<std::string> callArgs;
+};
+
+DeviceBuffers deviceBuffers(const hl::Program &p) {
+  DeviceBuffers d;
+  std::vector<std::string> bytes;
+  for (const auto *list : {&p.inputs, &p.outputs})
+    for (const auto &b : *list) {
+      bytes.push_back(fmt::format("size_t({}) * sizeof({})", elemsOf(b), cType(b.elem)));
+      d.callArgs.push_back(fmt::format("({} *)mdh_mem[{}]", cType(b.elem), d.callArgs.size()));
+    }
+  d.declarations = fmt::format("  void *mdh_mem[{0}] = {{}};\n  const size_t mdh_bytes[{0}] = {{{1}}};\n", bytes.size(), fmt::join(bytes, ", "));
+  return d;
+}
+
+/// The tuner's timing entry `<name>_bench` (emitted on request only): the
+/// buffers are copied to the device once; the `_cuda` entry then runs
+/// 1 + `repetitions` times on a stream of its own, each run between two
+/// events; after the first (the warm-up, reported as run -1) the outputs are
+/// copied back into `buffers`, so the caller can check them.  Each run's
+/// time goes to `report(ctx, run, seconds)`, which stops the runs by
+/// returning non-zero.  Returns 0 or the CUDA status.
+std::string timingEntry(const GpuUnit &u) {
+  const hl::Program &p = *u.lowered->program;
+  const std::string &n = u.name;
+  std::string o = fmt::format("extern \"C\" int {}_bench(const int64_t *sizes, void *const *buffers, int repetitions,\n"
+                              "                          int (*report)(void *ctx, int run, double seconds), void *ctx) {{\n", n);
+  o += "  (void)sizes;\n";
+  for (size_t i = 0; i < p.dynamicSizes.size(); ++i) o += fmt::format("  const int64_t sz_{} = sizes[{}];\n", p.dynamicSizes[i], i);
+  const DeviceBuffers buffers = deviceBuffers(p);
+  std::vector<std::string> callArgs = {"mdh_stream"};
+  for (const auto &s : p.dynamicSizes) callArgs.push_back("sz_" + s);
+  callArgs.insert(callArgs.end(), buffers.callArgs.begin(), buffers.callArgs.end());
+  const size_t nb = buffers.callArgs.size(), nin = p.inputs.size();
+  o += buffers.declarations;
+  o += "  cudaStream_t mdh_stream = nullptr;\n  cudaEvent_t mdh_start = nullptr, mdh_stop = nullptr;\n";
+  o += "  cudaError_t st = cudaStreamCreateWithFlags(&mdh_stream, cudaStreamNonBlocking);\n";
+  o += "  if (st == cudaSuccess) st = cudaEventCreate(&mdh_start);\n  if (st == cudaSuccess) st = cudaEventCreate(&mdh_stop);\n";
+  o += fmt::format("  for (size_t i = 0; i < {} && st == cudaSuccess; ++i) {{\n"
+                   "    st = cudaMalloc(&mdh_mem[i], std::max<size_t>(1, mdh_bytes[i]));\n"
+                   "    if (st == cudaSuccess && mdh_bytes[i]) st = cudaMemcpy(mdh_mem[i], buffers[i], mdh_bytes[i], cudaMemcpyHostToDevice);\n  }}\n", nb);
+  o += "  for (int run = -1; run < repetitions && st == cudaSuccess; ++run) {\n";
+  o += "    st = cudaEventRecord(mdh_start, mdh_stream);\n";
+  o += fmt::format("    if (st == cudaSuccess) st = cudaError_t({}_cuda({}));\n", n, fmt::join(callArgs, ", "));
+  o += "    if (st == cudaSuccess) st = cudaEventRecord(mdh_stop, mdh_stream);\n";
+  o += "    if (st == cudaSuccess) st = cudaEventSynchronize(mdh_stop);\n";
+  o += "    float ms = 0;\n    if (st == cudaSuccess) st = cudaEventElapsedTime(&ms, mdh_start, mdh_stop);\n";
+  o += fmt::format("    for (size_t i = {}; run < 0 && i < {} && st == cudaSuccess; ++i)\n"
+                   "      if (mdh_bytes[i]) st = cudaMemcpy(buffers[i], mdh_mem[i], mdh_bytes[i], cudaMemcpyDeviceToHost);\n", nin, nb);
+  o += "    if (st == cudaSuccess && report(ctx, run, double(ms) * 1e-3) != 0) break;\n  }\n";
+  o += fmt::format("  for (size_t i = 0; i < {}; ++i)\n    if (mdh_mem[i]) cudaFree(mdh_mem[i]);\n", nb);
+  o += "  if (mdh_start) cudaEventDestroy(mdh_start);\n  if (mdh_stop) cudaEventDestroy(mdh_stop);\n";
+  o += "  if (mdh_stream) cudaStreamDestroy(mdh_stream);\n";
+  o += fmt::format("  if (st != cudaSuccess) std::fprintf(stderr, \"mdh (CUDA): {}_bench: %s\\n\", cudaGetErrorString(st));\n", n);
+  o += "  return int(st);\n}\n";
+  return o;
+}
+
 std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   const hl::Program &p = *u.lowered->program;
   const std::string &n = u.name;
@@ -79,14 +142,14 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
   // Host-pointer entry.
   o += fmt::format("extern \"C\" int {}({}) {{\n", n, params(p, false));
   o += runTimeSizeGuard(p, n, "return int(cudaErrorInvalidValue);");
-  std::vector<std::string> bytes, hosts, types, callArgs = {"0"};
+  std::vector<std::string> hosts, callArgs = {"0"};
   for (const auto &s : p.dynamicSizes) callArgs.push_back("sz_" + s);
-  for (const auto &b : p.inputs) bytes.push_back(fmt::format("size_t({}) * sizeof({})", elemsOf(b), cType(b.elem))), hosts.push_back("in_" + b.name), types.push_back(cType(b.elem));
-  for (const auto &b : p.outputs) bytes.push_back(fmt::format("size_t({}) * sizeof({})", elemsOf(b), cType(b.elem))), hosts.push_back("out_" + b.name), types.push_back(cType(b.elem));
+  for (const auto &b : p.inputs) hosts.push_back("in_" + b.name);
+  for (const auto &b : p.outputs) hosts.push_back("out_" + b.name);
+  const DeviceBuffers buffers = deviceBuffers(p);
   size_t nb = hosts.size(), nin = p.inputs.size();
-  for (size_t i = 0; i < nb; ++i) callArgs.push_back(fmt::format("({} *)mdh_mem[{}]", types[i], i));
-  o += fmt::format("  void *mdh_mem[{}] = {{}};\n", nb);
-  o += fmt::format("  const size_t mdh_bytes[{}] = {{{}}};\n", nb, fmt::join(bytes, ", "));
+  callArgs.insert(callArgs.end(), buffers.callArgs.begin(), buffers.callArgs.end());
+  o += buffers.declarations;
   o += fmt::format("  const void *const mdh_host[{}] = {{{}}};\n", nb, fmt::join(hosts, ", "));
   o += "  cudaError_t st = cudaSuccess;\n";
   // Outputs are copied in too: cells no access writes keep their values.
@@ -112,7 +175,7 @@ std::string hostEntries(const GpuUnit &u, const GpuKernels &k) {
 
 } // namespace
 
-EmittedKernel emitCuda(const std::vector<GpuUnit> &batch) {
+EmittedKernel emitCuda(const std::vector<GpuUnit> &batch, bool timingEntries) {
   const hl::Program &p = *batch.at(0).lowered->program;
   bool strict = false;
   for (const auto &u : batch) strict |= u.lowered->config.strictFp;
@@ -128,6 +191,7 @@ EmittedKernel emitCuda(const std::vector<GpuUnit> &batch) {
     GpuKernels k = writeGpuKernels(plan, u.name);
     body += k.kernels;
     body += hostEntries(u, k);
+    if (timingEntries) body += timingEntry(u);
   }
   e.kernel = body;
   e.source = e.common + body;

@@ -38,8 +38,10 @@ struct GpuUnit {
 /// OpenCL C that is embedded in the source); flags to build the host code.
 EmittedKernel emitOpenCL(const std::vector<GpuUnit> &batch, int64_t maxGroupSize = 1024);
 EmittedKernel emitOpenCL(const ll::Lowered &l, const std::string &name = "");
-/// CUDA: a .cu source (kernels and host code) and a header.
-EmittedKernel emitCuda(const std::vector<GpuUnit> &batch);
+/// CUDA: a .cu source (kernels and host code) and a header.  With
+/// `timingEntries`, each unit also gets the tuner's `<name>_bench` entry
+/// (device-resident buffers, each run timed by CUDA events; not in the header).
+EmittedKernel emitCuda(const std::vector<GpuUnit> &batch, bool timingEntries = false);
 EmittedKernel emitCuda(const ll::Lowered &l, const std::string &name = "");
 
 } // namespace mdh::codegen

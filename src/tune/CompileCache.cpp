@@ -3,6 +3,7 @@
  */
 #include "tune/CompileCache.h"
 
+#include "runtime/CudaDevice.h"
 #include "runtime/NativeLibrary.h"
 #include "tune/ChildProcess.h"
 #include "tune/Hash.h"
@@ -37,12 +38,15 @@ bool writeFile(const std::string &path, const std::string &text) {
 
 } // namespace
 
-std::string compilerVersion(const std::string &compiler) {
+std::string compilerVersion(const std::string &compiler, bool lastLine) {
   std::string cmd = compiler + " --version 2>/dev/null";
   std::string line;
   if (FILE *p = popen(cmd.c_str(), "r")) {
     char buf[512];
-    if (fgets(buf, sizeof buf, p)) line = buf;
+    while (fgets(buf, sizeof buf, p)) {
+      if (buf[0] != '\n' && (line.empty() || lastLine)) line = buf;
+      if (!lastLine) break;
+    }
     pclose(p);
   }
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
@@ -56,9 +60,11 @@ std::string CompileCache::defaultDir() {
   return (fs::temp_directory_path() / "mdh-cache").string();
 }
 
-CompileCache::CompileCache(std::string dir) : dir_(dir.empty() ? defaultDir() : std::move(dir)) {
-  compiler_ = runtime::hostCompiler();
-  compilerId_ = compiler_ + " | " + compilerVersion(compiler_);
+CompileCache::CompileCache(std::string dir, runtime::Toolchain toolchain)
+    : dir_(dir.empty() ? defaultDir() : std::move(dir)), toolchain_(toolchain) {
+  const bool cuda = toolchain_ == runtime::Toolchain::Cuda;
+  compiler_ = cuda ? runtime::cudaCompiler() : runtime::hostCompiler();
+  compilerId_ = compiler_.empty() ? "nvcc (not found)" : compiler_ + " | " + compilerVersion(compiler_, cuda);
   std::error_code ec;
   fs::create_directories(dir_ + "/so", ec);
   if (ec || access((dir_ + "/so").c_str(), W_OK) != 0) {
@@ -87,6 +93,13 @@ std::string CompileCache::key(const std::string &source, const std::string &flag
 std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::string> &sources, const std::string &flags, int jobs,
                                                      double timeoutSeconds) {
   std::vector<Entry> out(sources.size());
+  if (compiler_.empty()) {
+    for (auto &e : out)
+      e.error = "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+    return out;
+  }
+  const bool cuda = toolchain_ == runtime::Toolchain::Cuda;
+  const std::string file = cuda ? "kernel.cu" : "kernel.cpp";
   std::vector<size_t> todo;
   for (size_t i = 0; i < sources.size(); ++i) {
     std::string base = dir_ + "/so/" + key(sources[i], flags);
@@ -114,15 +127,15 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
       std::error_code ec;
       fs::create_directories(tmp, ec);
       tmpDirs.push_back(tmp);
-      if (!writeFile(tmp + "/kernel.cpp", sources[i])) {
+      if (!writeFile(tmp + "/" + file, sources[i])) {
         cmds.push_back("false");
         continue;
       }
       // coreutils timeout: exit status 124 when it stopped the compiler. `exec`: the
       // shell becomes `timeout`, which gets runCommands' SIGTERM if the tuner dies.
       std::string limit = timeoutSeconds > 0 ? fmt::format("timeout -k 5 {:.0f} ", std::ceil(timeoutSeconds)) : "";
-      cmds.push_back(fmt::format("exec {}{} -std=c++17 {} -shared -fPIC -o '{}/kernel.so' '{}/kernel.cpp' > '{}/compile.log' 2>&1",
-                                 limit, compiler_, flags, tmp, tmp, tmp));
+      cmds.push_back(fmt::format("exec {}{} {} {} -shared {} -o '{}/kernel.so' '{}/{}' > '{}/compile.log' 2>&1", limit, compiler_,
+                                 cuda ? "" : "-std=c++17", flags, cuda ? "-Xcompiler -fPIC" : "-fPIC", tmp, tmp, file, tmp));
     }
     auto rcs = runCommands(cmds);
     for (size_t g = 0; g < group.size(); ++g) {

@@ -9,8 +9,13 @@
  * a crash mid-compile never leaves a broken library; compile errors are
  * cached too (`<key>.err`), so a failing source is not recompiled.  Entries
  * are never evicted: delete the directory to reclaim space.
+ *
+ * Toolchains: the host C++ compiler (`.cpp`, -std=c++17 -shared -fPIC) or
+ * nvcc (`.cu`, -shared -Xcompiler -fPIC); its identity is part of every key.
  */
 #pragma once
+
+#include "runtime/NativeLibrary.h"
 
 #include <string>
 #include <vector>
@@ -19,8 +24,9 @@ namespace mdh::tune {
 
 class CompileCache {
 public:
-  /// `dir` empty: defaultDir().
-  explicit CompileCache(std::string dir = "");
+  /// `dir` empty: defaultDir().  With Toolchain::Cuda and no nvcc,
+  /// compilerMissing() is true and every build fails with that message.
+  explicit CompileCache(std::string dir = "", runtime::Toolchain toolchain = runtime::Toolchain::HostCxx);
   ~CompileCache();
   CompileCache(const CompileCache &) = delete;
   CompileCache &operator=(const CompileCache &) = delete;
@@ -28,6 +34,7 @@ public:
   static std::string defaultDir();
   /// The compiler command and the first line of its `--version`.
   const std::string &compilerId() const { return compilerId_; }
+  bool compilerMissing() const { return compiler_.empty(); }
 
   struct Entry {
     std::string library; ///< path of the .so (empty on error)
@@ -47,10 +54,12 @@ public:
 private:
   std::string dir_;
   bool temporary_ = false; ///< the cache directory could not be used: a private one, removed at the end
+  runtime::Toolchain toolchain_;
   std::string compiler_, compilerId_;
 };
 
-/// The first line of `<compiler> --version` (or the compiler's name).
-std::string compilerVersion(const std::string &compiler);
+/// The first line of `<compiler> --version` (or the compiler's name); with
+/// `lastLine`, its last line (nvcc's first line names no version).
+std::string compilerVersion(const std::string &compiler, bool lastLine = false);
 
 } // namespace mdh::tune

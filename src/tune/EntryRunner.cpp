@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <functional>
 #include <memory>
 #include <sched.h>
 #include <fmt/format.h>
@@ -22,6 +23,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using Entry = int (*)(const int64_t *sizes, void *const *buffers);
+using Report = int (*)(void *ctx, int run, double seconds);
+using TimedEntry = int (*)(const int64_t *sizes, void *const *buffers, int repetitions, Report report, void *ctx);
 
 /// One line of the child's report (newlines in messages become spaces).
 void report(int fd, const std::string &tag, std::string text) {
@@ -47,9 +50,10 @@ RunResult runGenericEntry(const BuiltCandidate &c, const RunRequest &req, const 
       (void)sched_setscheduler(0, SCHED_FIFO, &sp);
     }
     void *h = dlopen(c.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-    Entry fn = h ? reinterpret_cast<Entry>(dlsym(h, (c.symbol + "_run").c_str())) : nullptr;
-    if (!fn) {
-      report(fd, "E", fmt::format("cannot load `{}` from {}: {}", c.symbol, c.library, h ? "no such entry" : dlerror()));
+    const std::string entryName = c.symbol + (o.selfTimed ? "_bench" : "_run");
+    void *sym = h ? dlsym(h, entryName.c_str()) : nullptr;
+    if (!sym) {
+      report(fd, "E", fmt::format("cannot load `{}` from {}: {}", entryName, c.library, h ? "no such entry" : dlerror()));
       return;
     }
     // Outputs live in zeroed 64-byte-aligned blocks, as a performance-minded
@@ -74,29 +78,54 @@ RunResult runGenericEntry(const BuiltCandidate &c, const RunRequest &req, const 
     auto collect = [&]() {
       for (size_t i = 0; i < outs.size(); ++i) std::memcpy(outs[i].data(), aligned[i].get(), outs[i].size());
     };
-    auto call = [&]() -> bool {
-      int st = fn(nullptr, ptrs.data());
-      if (o.checkStatus && st != 0) {
-        report(fd, "E", fmt::format("the candidate returned {} {}", o.statusName, st));
-        return false;
-      }
-      return true;
+    // After the warm-up: its outputs are checked; false stops the candidate.
+    auto warmedUp = [&]() -> bool {
+      collect();
+      std::string bad = req.check ? req.check(outs) : "";
+      if (!bad.empty()) report(fd, "M", bad);
+      return bad.empty();
     };
-    if (!call()) return; // warm-up; its outputs are checked
-    collect();
-    if (req.check) {
-      std::string bad = req.check(outs);
-      if (!bad.empty()) {
-        report(fd, "M", bad);
+    // After timed run `r`: false ends the timing early (hopeless).
+    auto timed = [&](int r, double t) -> bool {
+      report(fd, "T", fmt::format("{:.9e}", t));
+      return !(req.hopelessSeconds > 0 && r >= 1 && t > req.hopelessSeconds);
+    };
+    const int repetitions = std::max(1, req.repetitions);
+    if (o.selfTimed) {
+      // The entry times itself and calls back after each run (run -1: the warm-up).
+      struct Callbacks {
+        std::function<bool()> warmedUp;
+        std::function<bool(int, double)> timed;
+        bool stopped = false;
+      } cb{warmedUp, timed};
+      Report onRun = [](void *ctx, int run, double seconds) -> int {
+        auto &k = *static_cast<Callbacks *>(ctx);
+        const bool goOn = run < 0 ? k.warmedUp() : k.timed(run, seconds);
+        k.stopped = run < 0 && !goOn;
+        return goOn ? 0 : 1;
+      };
+      int st = reinterpret_cast<TimedEntry>(sym)(nullptr, ptrs.data(), repetitions, onRun, &cb);
+      if (st != 0) {
+        report(fd, "E", fmt::format("the candidate returned {} {}", o.statusName, st));
         return;
       }
-    }
-    for (int r = 0; r < std::max(1, req.repetitions); ++r) {
-      auto t0 = Clock::now();
-      if (!call()) return;
-      double t = std::chrono::duration<double>(Clock::now() - t0).count();
-      report(fd, "T", fmt::format("{:.9e}", t));
-      if (req.hopelessSeconds > 0 && r >= 1 && t > req.hopelessSeconds) break;
+      if (cb.stopped) return;
+    } else {
+      Entry fn = reinterpret_cast<Entry>(sym);
+      auto call = [&]() -> bool {
+        int st = fn(nullptr, ptrs.data());
+        if (o.checkStatus && st != 0) {
+          report(fd, "E", fmt::format("the candidate returned {} {}", o.statusName, st));
+          return false;
+        }
+        return true;
+      };
+      if (!call() || !warmedUp()) return;
+      for (int r = 0; r < repetitions; ++r) {
+        auto t0 = Clock::now();
+        if (!call()) return;
+        if (!timed(r, std::chrono::duration<double>(Clock::now() - t0).count())) break;
+      }
     }
     if (req.returnOutputs) {
       report(fd, "O", "");

@@ -4,6 +4,7 @@
 #include "tune/TuneDriver.h"
 
 #include "tune/CompileCache.h"
+#include "tune/CudaBackend.h"
 #include "tune/OpenCLBackend.h"
 #include "tune/OpenMPBackend.h"
 #include "tune/Progress.h"
@@ -34,7 +35,15 @@ std::unique_ptr<CandidateBackend> makeBackend(const DriverOptions &o, CompileCac
     }
     return b;
   }
-  error = "the tuner measures the openmp and opencl backends, not `" + o.backend + "`";
+  if (o.backend == "cuda") {
+    auto b = std::make_unique<CudaBackend>(cache, jobs);
+    if (!b->unavailable().empty()) {
+      error = "cannot tune for CUDA: " + b->unavailable() + "; without an NVIDIA GPU, tune the same kernels with --backend opencl";
+      return nullptr;
+    }
+    return b;
+  }
+  error = "the tuner measures the openmp, opencl and cuda backends, not `" + o.backend + "`";
   return nullptr;
 }
 
@@ -72,7 +81,7 @@ std::string tuneSummary(const TuneResult &r, const ConfirmationRecord *confirmat
 }
 
 int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll::Config> &best) {
-  CompileCache cache(o.cacheDir);
+  CompileCache cache(o.cacheDir, o.backend == "cuda" ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
   std::string berr;
   auto backendPtr = makeBackend(o, cache, defaultJobs(o.jobs), berr);
   if (!backendPtr) {
@@ -161,7 +170,7 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
 }
 
 int showTuning(const hl::Program &prog, const DriverOptions &o) {
-  CompileCache cache(o.cacheDir);
+  CompileCache cache(o.cacheDir, o.backend == "cuda" ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
   std::string berr;
   auto backendPtr = makeBackend(o, cache, 1, berr);
   if (!backendPtr) {

@@ -4,8 +4,9 @@
  * (or resume) a tuning session within a budget, print the summary, and
  * hand back the best configuration; or print what the database holds.
  *
- * Backends: `openmp` (OpenMPBackend) and `opencl` (OpenCLBackend, the
- * default OpenCL device; exit 1 with the reason when there is none).
+ * Backends: `openmp` (OpenMPBackend), `opencl` (OpenCLBackend, the
+ * default OpenCL device) and `cuda` (CudaBackend, CUDA device 0 and nvcc);
+ * exit 1 with the reason when the device or compiler is missing.
  *
  * Exit statuses: 0 success, 1 error (message printed), 3 wrong result of a
  * candidate (a compiler bug; reproducer written), 130 interrupted (every
@@ -30,7 +31,7 @@ struct DriverOptions {
   std::string dbDir;              ///< empty: TuningDb::defaultDir()
   std::string cacheDir;           ///< empty: CompileCache::defaultDir()
   int jobs = 0;                   ///< concurrent compiles (0: up to 2, as many as cores)
-  std::string backend = "openmp"; ///< openmp | opencl: what is measured (part of the database key)
+  std::string backend = "openmp"; ///< openmp | opencl | cuda: what is measured (part of the database key)
   /// `compile --tune`: only tune for what the budget (tune.evaluations,
   /// tune.seconds) has left after the sessions recorded in the database.
   bool remainingBudgetOnly = false;
