@@ -269,6 +269,8 @@ private:
     const GpuStage *stage;
   };
   std::vector<InScope> staged;
+  /// While a chunked fold is written: the condition "this is the group's first chunk".
+  std::string firstChunk;
 
   std::string inputLoad(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
     for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
@@ -500,6 +502,7 @@ private:
       line(fmt::format("{} = {};", slot, op(slot, v)));
     } else {
       std::vector<std::string> conds;
+      if (!firstChunk.empty()) conds.push_back(firstChunk);
       for (size_t d = 0; d < D; ++d)
         if (isRed(d)) conds.push_back(fmt::format("j{} == 0", d));
       line(fmt::format("const {} mdh_f = {};", E, v));
@@ -536,6 +539,104 @@ private:
     for (int i = 0; i < opened; ++i) close();
   }
 
+  /// The work-item's part of the group's tile (of the current chunk): u<d>
+  /// decoded from the local id in `rem` (the work-item order), b1/e1 and
+  /// mdh_active.
+  void workItemTile(const std::string &rem) {
+    for (size_t i = D; i-- > 0;) {
+      size_t d = size_t(G.wiOrder[i]);
+      line(fmt::format("const int64_t u{} = {} % INT64_C({}); {} /= INT64_C({});", d, rem, G.wiParts[d], rem, G.wiParts[d]));
+    }
+    line(fmt::format("(void){};", rem));
+    std::vector<std::string> active;
+    for (size_t d = 0; d < D; ++d) {
+      line(fmt::format("const int64_t {} = {} + u{} * INT64_C({});", b1(d), b0(d), d, G.wiTile[d]));
+      line(fmt::format("const int64_t {} = mdh_imin(INT64_C({}), {} + {} - {});", e1(d), G.wiTile[d], b0(d), e0(d), b1(d)));
+      active.push_back(fmt::format("{} > 0", e1(d)));
+    }
+    line(fmt::format("const bool mdh_active = {};", active.empty() ? "true" : fmt::format("{}", fmt::join(active, " && "))));
+  }
+
+  /// Inside `if (mdh_active)`: the private stages of the work-item tile, then
+  /// its elements folded into the accumulators (constant trip counts for a
+  /// full tile, guarded loops for a remainder); the staged buffers go out of
+  /// scope after it.
+  void privateStagesAndFold(const std::string &id) {
+    for (const auto &s : G.stages)
+      if (!s.local) {
+        line(fmt::format("{} {}[{}];", gpuStorageType(s.buffer->elem), s.var, s.elems));
+        stageCopy(s, false);
+        staged.push_back({&s});
+      }
+    if (!id.empty() && !G.chunked) line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", G.accCells, id));
+    std::vector<std::string> full;
+    for (size_t d = 0; d < D; ++d) full.push_back(fmt::format("{} == INT64_C({})", e1(d), G.wiTile[d]));
+    int64_t elems = 1;
+    for (size_t d = 0; d < D; ++d) elems *= G.wiTile[d];
+    if (D > 0 && elems <= 64) {
+      open(fmt::format("if ({})", fmt::join(full, " && ")));
+      elementLoops(true, id);
+      close("} else {");
+      ++indent;
+      elementLoops(false, id);
+      close();
+    } else {
+      elementLoops(false, id);
+    }
+    staged.clear();
+  }
+
+  /// The work-group walks its tile along the reduced dimensions in chunks
+  /// (GpuPlan::chunkTile): per chunk, b0/e0 and the work-item's b1/e1 along
+  /// them are re-declared for the chunk (shadowing the tile's), the local
+  /// stages are refilled between two barriers (every work-item of the group
+  /// takes the same trips: they depend on the group's tile only), and each
+  /// active work-item folds the chunk into the accumulators it keeps across
+  /// chunks.  Without an identity the first element of the first chunk
+  /// initialises an accumulator (firstChunk).
+  void chunkedFold(const std::string &id) {
+    line(fmt::format("{} mdh_acc[{}];", E, G.accCells));
+    if (!id.empty()) {
+      open("if (mdh_active)");
+      line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", G.accCells, id));
+      close();
+    }
+    // Only dimensions cut into several chunks get a loop (fewer barrier loops for PoCL).
+    std::vector<size_t> walked;
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d) && G.chunkTile[d] < G.wgTile[d]) walked.push_back(d);
+    for (size_t d : walked) line(fmt::format("const int64_t mdh_tb0_{0} = {1}, mdh_te0_{0} = {2};", d, b0(d), e0(d)));
+    for (size_t d : walked) open(fmt::format("for (int64_t k{0} = 0; k{0} < mdh_te0_{0}; k{0} += INT64_C({1}))", d, G.chunkTile[d]));
+    std::vector<std::string> first;
+    for (size_t d : walked) {
+      line(fmt::format("const int64_t {} = mdh_tb0_{} + k{};", b0(d), d, d));
+      line(fmt::format("const int64_t {} = mdh_imin(INT64_C({}), mdh_te0_{} - k{});", e0(d), G.chunkTile[d], d, d));
+      first.push_back(fmt::format("k{} == 0", d));
+    }
+    bool anyLocal = false;
+    for (const auto &s : G.stages) anyLocal |= s.local;
+    // Barriers only around local stages: the previous chunk's are read by every
+    // work-item before they are overwritten, and the new ones are complete before
+    // they are read.  (PoCL miscompiled a barrier in such a loop that guarded
+    // nothing: a remainder group's active work-items lost their sums.)
+    if (anyLocal) line("MDH_BARRIER();");
+    for (const auto &s : G.stages)
+      if (s.local) {
+        stageCopy(s, true);
+        staged.push_back({&s});
+      }
+    if (anyLocal) line("MDH_BARRIER();");
+    // The work-item's tile in this chunk (b1/e1 along the walked dimensions).
+    line("int64_t mdh_crem = MDH_LOCAL_ID;");
+    workItemTile("mdh_crem");
+    firstChunk = fmt::format("{}", fmt::join(first, " && "));
+    open("if (mdh_active)");
+    privateStagesAndFold(id);
+    close();
+    firstChunk.clear();
+    for (size_t i = 0; i < walked.size(); ++i) close();
+  }
+
   void tileKernel(GpuKernels &k) {
     beginKernel("tile", G.groupSize);
     for (size_t d = 0; d < D; ++d) line(fmt::format("const int64_t cp{} = ({} + {} - 1) / {};", d, N(d), G.wgTile[d], G.wgTile[d]));
@@ -554,18 +655,7 @@ private:
     line(fmt::format("const int64_t mdh_red_idx = {};", redIdx));
     line("(void)mdh_red_idx;");
     line("mdh_rem = MDH_LOCAL_ID;");
-    for (size_t i = D; i-- > 0;) {
-      size_t d = size_t(G.wiOrder[i]);
-      line(fmt::format("const int64_t u{} = mdh_rem % INT64_C({}); mdh_rem /= INT64_C({});", d, G.wiParts[d], G.wiParts[d]));
-    }
-    line("(void)mdh_rem;");
-    std::vector<std::string> active;
-    for (size_t d = 0; d < D; ++d) {
-      line(fmt::format("const int64_t {} = {} + u{} * INT64_C({});", b1(d), b0(d), d, G.wiTile[d]));
-      line(fmt::format("const int64_t {} = mdh_imin(INT64_C({}), {} + {} - {});", e1(d), G.wiTile[d], b0(d), e0(d), b1(d)));
-      active.push_back(fmt::format("{} > 0", e1(d)));
-    }
-    line(fmt::format("const bool mdh_active = {};", active.empty() ? "true" : fmt::format("{}", fmt::join(active, " && "))));
+    workItemTile("mdh_rem");
     // Local memory: stages of the work-group tile, then the reduction scratch.
     bool anyLocal = false;
     for (const auto &s : G.stages)
@@ -574,38 +664,21 @@ private:
         anyLocal = true;
       }
     if (G.wiRedSplit) line(fmt::format("MDH_LOCAL_ARRAY({}, mdh_red, {}, {});", S, G.wiRedParts * G.wgCells, G.redScratchOffset));
-    for (const auto &s : G.stages)
-      if (s.local) {
-        stageCopy(s, true);
-        staged.push_back({&s});
-      }
-    if (anyLocal) line("MDH_BARRIER();");
-    line(fmt::format("{} mdh_acc[{}];", E, G.accCells));
-    open("if (mdh_active)");
-    for (const auto &s : G.stages)
-      if (!s.local) {
-        line(fmt::format("{} {}[{}];", gpuStorageType(s.buffer->elem), s.var, s.elems));
-        stageCopy(s, false);
-        staged.push_back({&s});
-      }
     std::string id = L.op ? identityOf(*L.op, dia) : "";
-    if (!id.empty()) line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", G.accCells, id));
-    std::vector<std::string> full;
-    for (size_t d = 0; d < D; ++d) full.push_back(fmt::format("{} == INT64_C({})", e1(d), G.wiTile[d]));
-    int64_t elems = 1;
-    for (size_t d = 0; d < D; ++d) elems *= G.wiTile[d];
-    if (D > 0 && elems <= 64) {
-      open(fmt::format("if ({})", fmt::join(full, " && ")));
-      elementLoops(true, id);
-      close("} else {");
-      ++indent;
-      elementLoops(false, id);
-      close();
+    if (G.chunked) {
+      chunkedFold(id);
     } else {
-      elementLoops(false, id);
+      for (const auto &s : G.stages)
+        if (s.local) {
+          stageCopy(s, true);
+          staged.push_back({&s});
+        }
+      if (anyLocal) line("MDH_BARRIER();");
+      line(fmt::format("{} mdh_acc[{}];", E, G.accCells));
+      open("if (mdh_active)");
+      privateStagesAndFold(id);
+      close();
     }
-    staged.clear();
-    close();
     if (G.wiRedSplit) {
       // Reduction across work-items: partials in local memory, combined in part order.
       std::string r = "INT64_C(0)";

@@ -60,10 +60,12 @@ GpuPlan planGpu(const ll::Lowered &l, int64_t maxGroupSize) {
   g.wgOrder = c.levels.at(0).order;
   g.wiTile = c.levels.size() > 1 ? c.levels[1].tile : std::vector<int64_t>(D, 1);
   g.wiOrder = c.levels.size() > 1 ? c.levels[1].order : g.wgOrder;
+  g.chunkTile = g.canonical ? g.wgTile : ll::gpuChunkTile(c);
+  g.chunked = g.chunkTile != g.wgTile;
   g.wiParts.assign(D, 1);
   g.groupSize = 1;
   for (size_t d = 0; d < D; ++d) {
-    g.wiParts[d] = (g.wgTile[d] + g.wiTile[d] - 1) / g.wiTile[d];
+    g.wiParts[d] = (g.chunkTile[d] + g.wiTile[d] - 1) / g.wiTile[d];
     g.groupSize *= g.wiParts[d];
   }
   g.auxGroupSize = std::max<int64_t>(1, std::min<int64_t>(64, maxGroupSize));
@@ -98,7 +100,7 @@ GpuPlan planGpu(const ll::Lowered &l, int64_t maxGroupSize) {
         std::iota(st.layout.begin(), st.layout.end(), 0);
       }
       for (size_t k = 0; k < buf->shape.size(); ++k) {
-        st.maxExt.push_back(ll::tileFootprint(*buf, k, st.local ? g.wgTile : g.wiTile));
+        st.maxExt.push_back(ll::tileFootprint(*buf, k, st.local ? g.chunkTile : g.wiTile));
         st.elems *= st.maxExt.back();
       }
       st.var = fmt::format("stage_{}_{}", buf->name, st.local ? "lm" : "pm");

@@ -11,7 +11,10 @@
  * folds its whole tile into register accumulators (one per output cell of
  * the tile).  Tiles are staged in local memory (LM / SM: the work-group
  * tile's footprint, copied cooperatively) and private memory (PM / RM: the
- * work-item tile's footprint) as the configuration's stages say.  Reductions
+ * work-item tile's footprint) as the configuration's stages say.  With a
+ * `chunk`, the work-group walks its tile along the reduced dimensions in
+ * chunks: each is staged (between barriers) and folded into the same
+ * accumulators, so a large tile streams through a small local memory.  Reductions
  * across work-items combine in local memory in part order; across
  * work-groups, partial results go to a global temporary that a second kernel
  * combines in part order (no atomics: results are deterministic and user
@@ -49,6 +52,11 @@ struct GpuPlan {
   bool canonical = false;
   size_t dims = 0;
   std::vector<int64_t> wgTile, wiTile;  ///< level 0 and level 1 tile extents
+  /// The part of the work-group tile processed at once (= wgTile unless the
+  /// configuration's `chunk` walks reduced dimensions in parts); work-items
+  /// partition it, local stages hold its footprint.
+  std::vector<int64_t> chunkTile;
+  bool chunked = false;
   std::vector<int> wgOrder, wiOrder;    ///< decode / loop orders
   std::vector<int64_t> wiParts;         ///< work-items per dim: ceil(wgTile / wiTile)
   int64_t groupSize = 1;                ///< work-items per work-group (tile and canonical kernels)

@@ -60,6 +60,12 @@ struct Config {
   /// inputs.  Only for programs without point-wise dimensions (a reduction's
   /// flush reads its output back).  JSON `stream_stores`, absent when false.
   bool streamStores = false;
+  /// GPU models: the work-group walks its tile in chunks of these extents
+  /// along its point-wise reduced dimensions, one after the other, and its
+  /// local stages hold one chunk at a time (refilled per chunk); the other
+  /// extents equal the work-group tile's.  Empty: the whole tile at once.
+  /// JSON `chunk`, absent when empty.
+  std::vector<int64_t> chunk;
 
   const LevelConfig *level(const std::string &layer) const;
   int levelIndex(const std::string &layer) const;

@@ -36,8 +36,9 @@ int64_t stageBytes(const hl::Buffer &b, const std::vector<int64_t> &tile) {
 int64_t groupSizeOf(const Config &c) {
   int64_t n = 1;
   if (c.levels.size() < 2) return n;
-  for (size_t d = 0; d < c.levels[0].tile.size() && d < c.levels[1].tile.size(); ++d)
-    n *= (c.levels[0].tile[d] + std::max<int64_t>(1, c.levels[1].tile[d]) - 1) / std::max<int64_t>(1, c.levels[1].tile[d]);
+  const std::vector<int64_t> step = gpuChunkTile(c);
+  for (size_t d = 0; d < step.size() && d < c.levels[1].tile.size(); ++d)
+    n *= (step[d] + std::max<int64_t>(1, c.levels[1].tile[d]) - 1) / std::max<int64_t>(1, c.levels[1].tile[d]);
   return n;
 }
 
@@ -60,17 +61,26 @@ int coalescedDim(const hl::Program &p, const std::vector<int64_t> &N) {
 
 } // namespace
 
+std::vector<int64_t> gpuChunkTile(const Config &c) {
+  if (c.levels.empty()) return {};
+  if (c.chunk.size() != c.levels[0].tile.size()) return c.levels[0].tile;
+  std::vector<int64_t> step = c.levels[0].tile;
+  for (size_t d = 0; d < step.size(); ++d) step[d] = std::clamp<int64_t>(c.chunk[d], 1, std::max<int64_t>(1, step[d]));
+  return step;
+}
+
 int64_t gpuLocalBytes(const hl::Program &p, const Config &c) {
   if (c.levels.size() < 2 || outsideLemma10(p)) return 0;
   int64_t bytes = 0;
+  const std::vector<int64_t> step = gpuChunkTile(c);
   for (const auto &s : c.stages) {
     const hl::Buffer *b = inputNamed(p, s.buffer);
-    if (!b || !isLocalMemoryLayer(s.layer) || c.levels[0].tile.size() != p.dims()) continue;
-    bytes += (stageBytes(*b, c.levels[0].tile) + 15) / 16 * 16;
+    if (!b || !isLocalMemoryLayer(s.layer) || step.size() != p.dims()) continue;
+    bytes += (stageBytes(*b, step) + 15) / 16 * 16;
   }
   int64_t parts = 1, cells = 1;
-  for (size_t d = 0; d < p.dims() && d < c.levels[0].tile.size() && d < c.levels[1].tile.size(); ++d) {
-    int64_t wp = (c.levels[0].tile[d] + std::max<int64_t>(1, c.levels[1].tile[d]) - 1) / std::max<int64_t>(1, c.levels[1].tile[d]);
+  for (size_t d = 0; d < p.dims() && d < step.size() && d < c.levels[1].tile.size(); ++d) {
+    int64_t wp = (step[d] + std::max<int64_t>(1, c.levels[1].tile[d]) - 1) / std::max<int64_t>(1, c.levels[1].tile[d]);
     if (red(p, d)) parts *= wp;
     else cells *= c.levels[0].tile[d];
   }
@@ -108,10 +118,41 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
     prev = l.tile;
   }
   if (!errs.empty()) return errs;
+  if (!c.chunk.empty()) {
+    // Chunks walk the work-group tile along point-wise reduced dimensions; each
+    // work-item folds the whole chunk there (no split of a chunk over work-items).
+    if (c.chunk.size() != D) {
+      errs.push_back(fmt::format("`chunk` has {} entries, the program has {} dimensions", c.chunk.size(), D));
+      return errs;
+    }
+    if (m.name != "cuda")
+      errs.push_back(fmt::format("chunk applies to the cuda model only: PoCL, the OpenCL device these kernels are tested on, "
+                                 "miscompiles barriers in the chunk loop (wrong sums in remainder work-groups, compiler "
+                                 "aborts); remove `chunk` from the `{}` configuration",
+                                 m.name));
+    if (outsideLemma10(p))
+      errs.push_back("chunk applies to programs whose reductions are combined in parts (inside Lemma 10); this one runs the "
+                     "canonical order: remove `chunk`");
+    for (size_t d = 0; d < D; ++d) {
+      const int64_t wg = c.levels[0].tile[d], wi = c.levels[1].tile[d];
+      if (!red(p, d) && c.chunk[d] != wg)
+        errs.push_back(fmt::format("chunk extent {} of dimension {}: only point-wise reduced dimensions are walked in chunks; "
+                                   "give the work-group tile's extent {}",
+                                   c.chunk[d], d + 1, wg));
+      else if (red(p, d) && (c.chunk[d] < 1 || c.chunk[d] > wg))
+        errs.push_back(fmt::format("chunk extent {} of dimension {} must be between 1 and the work-group tile's extent {}",
+                                   c.chunk[d], d + 1, wg));
+      else if (red(p, d) && wi != c.chunk[d])
+        errs.push_back(fmt::format("chunk extent {} of dimension {}: a work-item folds a whole chunk, so the `{}` tile's extent "
+                                   "must be {} too (it is {})",
+                                   c.chunk[d], d + 1, inner, c.chunk[d], wi));
+    }
+    if (!errs.empty()) return errs;
+  }
   int64_t group = groupSizeOf(c);
   if (cores[1]->maxParallelism && uint64_t(group) > cores[1]->maxParallelism)
     errs.push_back(fmt::format("{} work-items per work-group (ceil({}/{}) per dimension) exceed the device's maximum of {}", group,
-                               outer, inner, cores[1]->maxParallelism));
+                               c.chunk.empty() ? outer : "chunk", inner, cores[1]->maxParallelism));
   int64_t acc = 1;
   for (size_t d = 0; d < D; ++d)
     if (!red(p, d)) acc *= c.levels[1].tile[d];
@@ -267,6 +308,17 @@ Config randomGpuConfig(const hl::Program &p, const AsmModel &m, std::mt19937_64 
       if (c.levels[0].tile[d] > c.levels[1].tile[d]) c.levels[0].tile[d] = std::max(c.levels[1].tile[d], c.levels[0].tile[d] / 2);
     }
     c.simdDim = -1;
+    // CUDA: half of the configurations walk their reduced dimensions in chunks.
+    if (m.name == "cuda" && insideLemma10(p) && pick(0, 1) == 0) {
+      c.chunk = c.levels[0].tile;
+      bool any = false;
+      for (size_t d = 0; d < D; ++d)
+        if (red(p, d)) {
+          c.chunk[d] = c.levels[1].tile[d] = pick(1, c.levels[0].tile[d]);
+          any = true;
+        }
+      if (!any || !validateGpu(c, p, m).empty()) c.chunk.clear();
+    }
     for (const auto &b : p.inputs) {
       if (pick(0, 2) != 0) continue;
       StageConfig s;

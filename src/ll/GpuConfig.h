@@ -6,7 +6,9 @@
  * layer (WG / BLK: the work-group tile), the second on the inner one (WI /
  * THR: the tile of one work-item).  Stages on LM / SM copy the work-group
  * tile's footprint into local memory; on PM / RM the work-item tile's into
- * private memory.  Capacity constraints: work-items per group <= the
+ * private memory.  An optional `chunk` walks the work-group tile along its
+ * point-wise reduced dimensions in parts, local stages holding one part at a
+ * time; work-items then partition a chunk, not the whole tile.  Capacity constraints: work-items per group <= the
  * device's maximum work-group size; local memory (stages plus the scratch of
  * reductions across work-items) <= the device's local memory; private
  * stages and accumulators <= the private-memory layer.  ll::validate,
@@ -21,6 +23,9 @@ namespace mdh::ll {
 bool isGpuModel(const AsmModel &m);
 /// LM (OpenCL) or SM (CUDA): work-group shared memory.
 bool isLocalMemoryLayer(const std::string &layer);
+/// The part of the work-group tile processed at once: `chunk` (clamped to
+/// the tile) when given, else the work-group tile.
+std::vector<int64_t> gpuChunkTile(const Config &c);
 /// Bytes of local memory the tile kernel of a configuration needs.
 int64_t gpuLocalBytes(const hl::Program &p, const Config &c);
 

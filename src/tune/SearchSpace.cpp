@@ -5,6 +5,7 @@
 #include "tune/SearchSpace.h"
 
 #include "ll/GpuConfig.h"
+#include "ll/Lowering.h"
 #include "tune/Hash.h"
 
 #include <algorithm>
@@ -75,6 +76,7 @@ void Pins::apply(ll::Config &c) const {
   if (fields.contains("simd_dim")) c.simdDim = p.simdDim;
   if (fields.contains("strict_fp")) c.strictFp = p.strictFp;
   if (fields.contains("stream_stores")) c.streamStores = p.streamStores;
+  if (fields.contains("chunk")) c.chunk = p.chunk;
   if (fields.contains("stages")) c.stages = p.stages;
   if (!fields.contains("levels")) return;
   // Pinned levels fix the layer structure; their present fields fix values.
@@ -100,6 +102,10 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
     if (l->capacityBytes != 0) memoryLayers_.push_back(l->name); // MM/GM/DM (unbounded) hold the whole MDA
   if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes_ = 8;
   gpu_ = ll::isGpuModel(model_);
+  for (size_t d = 0; d < p.dims(); ++d)
+    if (reducedDim(d)) reducedDims_.push_back(d);
+  // Chunks (ll::Config::chunk) are a CUDA option for programs inside Lemma 10 with a reduction.
+  chunkable_ = model_.name == "cuda" && ll::insideLemma10(p) && !reducedDims_.empty() && !pins_.pinsLevels();
   streamable_ = !gpu_ && ll::streamStoresApply(p);
   if (gpu_) threads_ = {threads_.front()}; // GPU configurations have no thread count
   ll::Config def = ll::defaultConfig(p, model_, threads_.front());
@@ -135,10 +141,24 @@ std::vector<int64_t> SearchSpace::enclosing(const ll::Config &c, size_t level) c
 
 ll::Config SearchSpace::normalise(ll::Config c) const {
   pins_.apply(c);
+  const size_t D = sizes_.size();
   for (size_t l = 1; l < c.levels.size(); ++l)
     for (size_t d = 0; d < c.levels[l].tile.size() && d < c.levels[l - 1].tile.size(); ++d)
       c.levels[l].tile[d] = std::min(c.levels[l].tile[d], c.levels[l - 1].tile[d]);
-  if (gpu_) return c; // GPU stages name memory layers (LM / PM), not levels
+  if (gpu_) { // GPU stages name memory layers (LM / PM), not levels
+    if (c.chunk.size() == D && c.levels.size() == 2) {
+      // A chunk walks reduced dimensions only, and a work-item folds a whole chunk.
+      for (size_t d = 0; d < D; ++d) {
+        if (!reducedDim(d)) c.chunk[d] = c.levels[0].tile[d];
+        c.chunk[d] = std::clamp<int64_t>(c.chunk[d], 1, c.levels[0].tile[d]);
+        if (reducedDim(d)) c.levels[1].tile[d] = c.chunk[d];
+      }
+      if (c.chunk == c.levels[0].tile) c.chunk.clear(); // one chunk: the unchunked configuration
+    } else {
+      c.chunk.clear();
+    }
+    return c;
+  }
   // Stages must refer to levels that exist.
   c.stages.erase(std::remove_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return c.levelIndex(s.layer) < 1; }),
                  c.stages.end());
@@ -175,6 +195,11 @@ ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
       }
       for (size_t li = 0; li < 2; ++li)
         if (chance(rng, 0.5)) std::shuffle(c.levels[li].order.begin(), c.levels[li].order.end(), rng);
+      if (chunkable_ && chance(rng, 0.5)) { // walk the reductions in chunks (normalise() fixes the rest)
+        c.chunk = wg.tile;
+        for (size_t d = 0; d < D; ++d)
+          if (red(d)) c.chunk[d] = pickOne(tileCandidates(wg.tile[d]), rng);
+      }
       // At most kMaxGroup work-items: shrink work-group tiles (they stay >= the work-item tiles).
       for (int guard = 0; groupSize(c) > kMaxGroup && guard < 1000; ++guard) {
         size_t d = std::uniform_int_distribution<size_t>(0, D - 1)(rng);
@@ -183,7 +208,7 @@ ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
     }
     if (!pins_.pinsStages())
       for (const auto &b : prog_.inputs) {
-        if (!chance(rng, 0.3) || memoryLayers_.empty()) continue;
+        if (!chance(rng, c.chunk.empty() ? 0.3 : 0.6) || memoryLayers_.empty()) continue;
         ll::StageConfig st{b.name, chance(rng, 0.7) ? memoryLayers_.front() : memoryLayers_.back(), {}};
         st.layout.resize(b.shape.size());
         std::iota(st.layout.begin(), st.layout.end(), 0);
@@ -314,8 +339,18 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
     for (int m = 0; m < moves; ++m) {
       // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
       std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
-                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0, 1});
+                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0, 1,
+                                            chunkable_ ? 1.5 : 0.0});
       switch (kind(rng)) {
+      case 8: { // a reduced dimension's chunk steps through its candidates (the whole tile: no chunks)
+        const size_t d = pickOne(reducedDims_, rng);
+        if (c.chunk.size() != D) c.chunk = c.levels[0].tile;
+        auto cands = tileCandidates(c.levels[0].tile[d]);
+        long i = long(nearest(cands, c.chunk[d]));
+        long step = std::uniform_int_distribution<long>(1, 2)(rng) * (chance(rng, 0.5) ? 1 : -1);
+        c.chunk[d] = cands[size_t(std::clamp(i + step, 0L, long(cands.size()) - 1))];
+        break;
+      }
       case 0: { // a tile extent steps through its candidate list
         size_t l = std::uniform_int_distribution<size_t>(0, c.levels.size() - 1)(rng);
         size_t d = std::uniform_int_distribution<size_t>(0, D - 1)(rng);

@@ -121,6 +121,9 @@ private:
   int lanes_ = 16;
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
   bool streamable_ = false; ///< the kernel may use streaming stores (Config::streamStores)
+  bool chunkable_ = false;  ///< CUDA: reductions may be walked in chunks (Config::chunk)
+  std::vector<size_t> reducedDims_; ///< the point-wise reduced dimensions
+  bool reducedDim(size_t d) const { return prog_.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
   ll::Config start_;
 };
 
