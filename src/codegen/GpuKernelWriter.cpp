@@ -601,7 +601,7 @@ private:
       line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", G.accCells, id));
       close();
     }
-    // Only dimensions cut into several chunks get a loop (fewer barrier loops for PoCL).
+    // Only dimensions cut into several chunks get a loop.
     std::vector<size_t> walked;
     for (size_t d = 0; d < D; ++d)
       if (isRed(d) && G.chunkTile[d] < G.wgTile[d]) walked.push_back(d);
@@ -617,8 +617,7 @@ private:
     for (const auto &s : G.stages) anyLocal |= s.local;
     // Barriers only around local stages: the previous chunk's are read by every
     // work-item before they are overwritten, and the new ones are complete before
-    // they are read.  (PoCL miscompiled a barrier in such a loop that guarded
-    // nothing: a remainder group's active work-items lost their sums.)
+    // they are read.
     if (anyLocal) line("MDH_BARRIER();");
     for (const auto &s : G.stages)
       if (s.local) {

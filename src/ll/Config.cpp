@@ -146,7 +146,7 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   const size_t D = p.dims();
   if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
   if (c.threads < 0 || c.threads > 1024) errs.push_back(fmt::format("threads = {} is out of range [0, 1024]", c.threads));
-  if (!c.chunk.empty()) errs.push_back("chunk applies to the cuda and opencl models only; remove it from the openmp configuration");
+  if (!c.chunk.empty()) errs.push_back("chunk applies to the cuda model only; remove it from the openmp configuration");
   if (c.streamStores && !streamStoresApply(p))
     errs.push_back("stream_stores needs a program without point-wise dimensions (a reduction's flush reads its output back); "
                    "remove the field");

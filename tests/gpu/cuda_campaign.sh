@@ -41,6 +41,11 @@ for i in $(seq 0 $((n - 1))); do
   grep -q ", 0 failed$" "$logs/regression-$i.log" || { status=1; head -40 "$logs/regression-$i.log"; }
 done
 grep -h "passed," "$logs"/regression-*.log | awk '{p += $1; f += $3} END {print "regressions: " p " passed, " f " failed"}'
+# The configuration that failed on an H200 (tests/gpu/regressions/remainder_item_min_f64.mdh), exactly.
+"$difftest" "$root/tests/gpu/regressions/remainder_item_min_f64.mdh" --entry prog --seed 1138003417 --backend cuda --configs 0 \
+  --config '{"levels":[{"layer":"BLK","order":[1,0],"tile":[3,5]},{"layer":"THR","order":[0,1],"tile":[3,4]}]}' \
+  > "$logs/remainder-item.log" 2>&1 || { status=1; cat "$logs/remainder-item.log"; }
+tail -1 "$logs/remainder-item.log"
 echo "== larger sizes (many blocks, multi-block scans and reductions)"
 large=(
   "matmul.mdh matmul T=f32,I=257,J=129,K=511"

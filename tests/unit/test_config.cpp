@@ -210,3 +210,51 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
   CHECK_FALSE(ll::defaultConfig(*small, m, 2).streamStores);
   CHECK(ll::validate(ll::defaultConfig(*big, m, 2), *big, m).empty());
 }
+
+TEST_CASE("GPU chunks: JSON field absent when empty; CUDA only, reduced dimensions only, a thread folds a whole chunk") {
+  ll::Config c;
+  CHECK_FALSE(ll::toJson(c).contains("chunk"));
+  Compilation comp;
+  auto mm = matmul(comp, "T=f32,I=100,J=67,K=61");
+  auto cuda = ll::cudaModel(90);
+  ll::Config g = ll::defaultConfig(*mm, cuda);
+  g.levels[0].tile = {32, 32, 61};
+  g.levels[1].tile = {4, 4, 16};
+  g.chunk = {32, 32, 16};
+  CHECK(ll::validate(g, *mm, cuda).empty());
+  nlohmann::json j = ll::toJson(g);
+  CHECK(j["chunk"] == nlohmann::json({32, 32, 16}));
+  ll::Config back;
+  std::string err;
+  REQUIRE(ll::fromJson(j, back, err));
+  CHECK(back.chunk == g.chunk);
+  // Work-items partition a chunk, not the whole tile: 8 x 8 threads, not 8 x 8 x 4.
+  ll::Config wide = g;
+  wide.levels[1].tile = {1, 1, 16};
+  CHECK(ll::validate(wide, *mm, cuda).empty());
+  wide.chunk = {};
+  CHECK(mentions(ll::validate(wide, *mm, cuda), "work-items per work-group"));
+
+  ll::Config bad = g;
+  bad.chunk = {16, 32, 16};
+  CHECK(mentions(ll::validate(bad, *mm, cuda), "only point-wise reduced dimensions are walked in chunks"));
+  bad = g;
+  bad.levels[1].tile = {4, 4, 8};
+  CHECK(mentions(ll::validate(bad, *mm, cuda), "a work-item folds a whole chunk"));
+  bad = g;
+  bad.chunk = {32, 32, 0};
+  CHECK(mentions(ll::validate(bad, *mm, cuda), "must be between 1 and the work-group tile's extent 61"));
+  bad = g;
+  bad.chunk = {32, 32};
+  CHECK(mentions(ll::validate(bad, *mm, cuda), "`chunk` has 2 entries"));
+
+  auto opencl = ll::openclModel();
+  ll::Config cl = ll::defaultConfig(*mm, opencl);
+  cl.levels[0].tile = {32, 32, 61};
+  cl.levels[1].tile = {4, 4, 16};
+  cl.chunk = {32, 32, 16};
+  CHECK(mentions(ll::validate(cl, *mm, opencl), "chunk applies to the cuda model only"));
+  ll::Config cpu = ll::defaultConfig(*mm, ll::openmpModel(), 2);
+  cpu.chunk = {1, 1, 1};
+  CHECK(mentions(ll::validate(cpu, *mm, ll::openmpModel()), "chunk applies to the cuda model only; remove it from the openmp"));
+}

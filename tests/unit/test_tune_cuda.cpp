@@ -59,9 +59,16 @@ TEST_CASE("CUDA tuner: candidates compile with nvcc and export their timing entr
   // The default and two random configurations of the search space.
   tune::SearchSpace space(*p, backend.model(), {}, {0});
   std::mt19937_64 rng(7);
-  std::vector<ll::Config> configs = {space.start(), space.random(rng), space.random(rng)};
+  // and one that walks K in chunks with both inputs in shared memory (a GEMM's K loop).
+  ll::Config chunked = space.start();
+  chunked.levels[0].tile = {19, 33, 17};
+  chunked.levels[1].tile = {1, 4, 4};
+  chunked.chunk = {19, 33, 4};
+  chunked.stages = {{"A", "SM", {0, 1}}, {"B", "SM", {0, 1}}};
+  REQUIRE(ll::validate(chunked, *p, backend.model()).empty());
+  std::vector<ll::Config> configs = {space.start(), space.random(rng), space.random(rng), chunked};
   auto built = backend.build(*p, configs);
-  REQUIRE(built.size() == 3);
+  REQUIRE(built.size() == 4);
   for (const auto &b : built) {
     INFO(b.error);
     REQUIRE(b.error.empty());
