@@ -190,7 +190,6 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
     if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
   }
   ll::Config cfg = ll::defaultConfig(prog, model, threads);
-  std::string modelName = "openmp";
   cfg.strictFp = strictFp;
   if (!path.empty()) {
     nlohmann::json j;
@@ -201,6 +200,7 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
     }
     ll::Config partial;
     partial.threads = threads;
+    partial.model = model.name; // without "model" the configuration is for the backend asked for
     if (!ll::fromJson(j, partial, err)) {
       fmt::print(stderr, "error: --config {}: {}\n", configArgumentName(path), err);
       return std::nullopt;

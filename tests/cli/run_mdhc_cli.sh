@@ -395,4 +395,12 @@ $mdhc compile "$dir/../cmake/project/fma.mdh" --entry fm --set N=1000 -q -o "$tm
 if [ "$(fma_count "$tmp/nfp/fm_1000.cpp")" -gt 0 ]; then
   [ "$(fma_count "$tmp/sfp/fm_1000.cpp")" = 0 ] || fail "--strict-fp code built without -ffp-contract=off has FMAs"
 fi
+# A --config without "model" is for the backend asked for (it was taken as an openmp one).
+for be in "opencl WG WI" "cuda BLK THR"; do
+  read -r backend outer inner <<< "$be"
+  partial="{\"levels\":[{\"layer\":\"$outer\",\"tile\":[4,8,5],\"order\":[0,1,2]},{\"layer\":\"$inner\",\"tile\":[1,4,5],\"order\":[0,1,2]}]}"
+  $mdhc compile "$dir/../../examples/matmul.mdh" --entry matmul --set T=f32,I=9,J=8,K=5 --backend "$backend" --config "$partial" \
+    -o "$tmp/partial-$backend" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "a partial $backend configuration without model"; }
+  grep -Eq "\"model\": *\"$backend\"" "$tmp/partial-$backend"/*.config.json || fail "the $backend configuration's model"
+done
 echo "1 passed, 0 failed"
