@@ -118,9 +118,10 @@ AsmModel cudaModel(int smArch, bool warps) {
   return m;
 }
 
-AsmModel openclModel(uint64_t localMemBytes, uint64_t maxWorkGroupSize) {
+AsmModel openclModel(uint64_t localMemBytes, uint64_t maxWorkGroupSize, bool cpuDevice) {
   AsmModel m;
   m.name = "opencl";
+  m.cpuDevice = cpuDevice;
   m.layers = {
       {"GM", LayerKind::Memory, 0, 0, {}},
       {"LM", LayerKind::Memory, localMemBytes, 0, {}},

@@ -32,6 +32,10 @@ struct AsmLayer {
 struct AsmModel {
   std::string name;  ///< "openmp", "cuda", "opencl"
   std::vector<AsmLayer> layers;
+  /// OpenCL: the device is a CPU (CL_DEVICE_TYPE_CPU, e.g. PoCL), which runs a
+  /// work-group's work-items as loops on one core: the default configuration
+  /// gives each work-item a long contiguous row instead of one cell per lane.
+  bool cpuDevice = false;
 
   std::vector<const AsmLayer *> memoryLayers() const;
   std::vector<const AsmLayer *> coreLayers() const;
@@ -49,7 +53,7 @@ AsmModel openmpModelPaper();
 /// capacities for sm_80 / sm_90 (no GPU is here to ask).
 AsmModel cudaModel(int smArch = 80, bool warps = false);
 /// OpenCL: GM, LM, PM | WG, WI with capacities given by the device query.
-AsmModel openclModel(uint64_t localMemBytes = 64 * 1024, uint64_t maxWorkGroupSize = 1024);
+AsmModel openclModel(uint64_t localMemBytes = 64 * 1024, uint64_t maxWorkGroupSize = 1024, bool cpuDevice = false);
 
 std::optional<AsmModel> modelByName(const std::string &name);
 

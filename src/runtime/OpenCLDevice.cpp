@@ -55,13 +55,16 @@ std::optional<OpenCLDeviceInfo> queryOpenCLDevice(std::string &error) {
   clGetDeviceInfo(chosen, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
   info.localMemBytes = lm;
   info.maxWorkGroupSize = wg;
+  cl_device_type type = 0;
+  clGetDeviceInfo(chosen, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+  info.cpu = (type & CL_DEVICE_TYPE_CPU) != 0;
   return info;
 #endif
 }
 
 ll::AsmModel openclModelForDevice(std::string &note) {
   std::string err;
-  if (auto d = queryOpenCLDevice(err)) return ll::openclModel(d->localMemBytes, d->maxWorkGroupSize);
+  if (auto d = queryOpenCLDevice(err)) return ll::openclModel(d->localMemBytes, d->maxWorkGroupSize, d->cpu);
   note = fmt::format("{}; using the default OpenCL limits (64 KiB local memory, 256 work-items)", err);
   return ll::openclModel(64 * 1024, 256);
 }

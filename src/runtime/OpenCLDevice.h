@@ -21,6 +21,7 @@ struct OpenCLDeviceInfo {
   std::string name;
   uint64_t localMemBytes = 0;
   uint64_t maxWorkGroupSize = 0;
+  bool cpu = false; ///< CL_DEVICE_TYPE_CPU
 };
 
 std::optional<OpenCLDeviceInfo> queryOpenCLDevice(std::string &error);

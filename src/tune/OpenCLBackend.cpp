@@ -26,7 +26,8 @@ OpenCLBackend::OpenCLBackend(CompileCache &cache, int jobs) : cache_(cache), job
   ChildOutcome q = runInChild(60, [](int fd) {
     std::string err;
     auto d = runtime::queryOpenCLDevice(err);
-    std::string text = d ? fmt::format("OK\n{}\n{}\n{}\n", d->localMemBytes, d->maxWorkGroupSize, d->name) : "NO\n" + err + "\n";
+    std::string text = d ? fmt::format("OK\n{}\n{}\n{}\n{}\n", d->localMemBytes, d->maxWorkGroupSize, int(d->cpu), d->name)
+                         : "NO\n" + err + "\n";
     writeAllOrExit(fd, text.data(), text.size());
   });
   std::istringstream in(q.output);
@@ -38,9 +39,11 @@ OpenCLBackend::OpenCLBackend(CompileCache &cache, int jobs) : cache_(cache), job
     lm = std::stoull(line);
     std::getline(in, line);
     wg = std::stoull(line);
+    std::getline(in, line);
+    const bool cpu = line == "1";
     std::getline(in, device_);
     maxGroup_ = wg ? wg : 256;
-    model_ = ll::openclModel(lm, wg);
+    model_ = ll::openclModel(lm, wg, cpu);
   } else {
     std::getline(in, unavailable_);
     if (unavailable_.empty()) unavailable_ = "the OpenCL device query " + q.describe();

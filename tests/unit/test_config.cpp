@@ -258,3 +258,24 @@ TEST_CASE("GPU chunks: JSON field absent when empty; CUDA only, reduced dimensio
   cpu.chunk = {1, 1, 1};
   CHECK(mentions(ll::validate(cpu, *mm, ll::openmpModel()), "chunk applies to the cuda model only; remove it from the openmp"));
 }
+
+TEST_CASE("an OpenCL CPU device gets work-items with long contiguous rows by default, a GPU one work-item per cell") {
+  Compilation comp, comp2, comp3;
+  auto mm = matmul(comp, "T=f32,I=1024,J=1024,K=1024");
+  auto cpu = ll::openclModel(64 * 1024, 4096, true), gpu = ll::openclModel(64 * 1024, 4096, false);
+  ll::Config c = ll::defaultConfig(*mm, cpu);
+  CHECK(c.levels[1].tile == std::vector<int64_t>{4, 64, 1024});
+  CHECK(c.levels[1].order == std::vector<int>{0, 2, 1}); // j, contiguous in B and C, innermost
+  CHECK(c.levels[0].tile == std::vector<int64_t>{64, 64, 1024});
+  CHECK(ll::validate(c, *mm, cpu).empty());
+  ll::Config g = ll::defaultConfig(*mm, gpu);
+  CHECK(g.levels[1].tile[1] == 1); // consecutive work-items along j
+  // MatVec: k is contiguous in the matrix, so it is the innermost loop, folded whole.
+  auto mv = testing_support::instantiate(comp2, "examples/matvec.mdh", "matvec", "T=f32,I=4096,K=4096");
+  ll::Config v = ll::defaultConfig(*mv, cpu);
+  CHECK(v.levels[1].tile == std::vector<int64_t>{4, 4096});
+  CHECK(v.levels[1].order.back() == 1);
+  // A small output keeps the GPU shape on a CPU device too.
+  auto small = matmul(comp3, "T=f32,I=19,J=33,K=17");
+  CHECK(ll::toJson(ll::defaultConfig(*small, cpu)) == ll::toJson(ll::defaultConfig(*small, gpu)));
+}
