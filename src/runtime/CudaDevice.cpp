@@ -86,6 +86,10 @@ std::string cudaCompiler() {
   return isExecutable("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
 }
 
+const char *cudaCompilerMissing() {
+  return "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+}
+
 ll::AsmModel cudaModelForDevice(const CudaDeviceInfo &device) {
   ll::AsmModel model = ll::cudaModel(device.major >= 9 ? 90 : 80);
   for (auto &layer : model.layers) {

@@ -32,6 +32,8 @@ std::optional<CudaDeviceInfo> queryCudaDevice(std::string &error);
 /// else $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc; "" when none is
 /// an executable file.
 std::string cudaCompiler();
+/// What to say when cudaCompiler() finds none: where it looked, how to fix it.
+const char *cudaCompilerMissing();
 
 /// The `cuda` model with the device's shared memory per block and threads
 /// per block.

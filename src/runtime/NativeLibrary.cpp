@@ -34,7 +34,7 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
   const bool cuda = toolchain == Toolchain::Cuda;
   const std::string nvcc = cuda ? cudaCompiler() : "";
   if (cuda && nvcc.empty()) {
-    error = "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+    error = runtime::cudaCompilerMissing();
     return nullptr;
   }
   std::unique_ptr<NativeLibrary> lib(new NativeLibrary());

@@ -95,7 +95,7 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
   std::vector<Entry> out(sources.size());
   if (compiler_.empty()) {
     for (auto &e : out)
-      e.error = "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+      e.error = runtime::cudaCompilerMissing();
     return out;
   }
   const bool cuda = toolchain_ == runtime::Toolchain::Cuda;

@@ -61,7 +61,7 @@ void CudaBackend::useDevice(const runtime::CudaDeviceInfo &d) {
   archFlag_ = runtime::cudaArchFlag(d);
   device_ = fmt::format("{} (sm_{}{})", d.name, d.major, d.minor);
   if (cache_.compilerMissing())
-    unavailable_ = "nvcc not found (looked at $NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): install the CUDA toolkit or set NVCC";
+    unavailable_ = runtime::cudaCompilerMissing();
 }
 
 std::string CudaBackend::emittedSource(const hl::Program &p, const ll::Config &c) const {
