@@ -395,9 +395,17 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
-  if (!c.quiet)
+  if (!c.quiet) {
+    // CUDA: the GPU here when there is one (its configuration was validated for it), else sm_80.
+    std::string compiler = "c++ -std=c++17";
+    if (backend == "cuda") {
+      std::string why;
+      auto device = runtime::queryCudaDevice(why);
+      compiler = "nvcc " + (device ? runtime::cudaArchFlag(*device) : std::string("-arch=sm_80"));
+    }
     fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n# link with: {5}\n", outDir, kernel.name,
-               ext, backend == "cuda" ? "nvcc -arch=sm_80" : "c++ -std=c++17", kernel.compileFlags, kernel.linkFlags);
+               ext, compiler, kernel.compileFlags, kernel.linkFlags);
+  }
   return 0;
 }
 
