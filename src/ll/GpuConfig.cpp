@@ -86,8 +86,9 @@ int contiguousDimension(const hl::Program &p, const std::vector<int64_t> &N) {
 /// output dimension; a reduced one is folded whole), and a work-group holds 16
 /// work-items.  PoCL runs a group's work-items one after the other on a core,
 /// so the GPU shape (one cell per work-item along the output's contiguous
-/// dimension) walked B's columns: MatMul 1024^3 took 1741 ms with it and 92 ms
-/// with this one (the OpenMP default: 60 ms).  nullopt: no such shape.
+/// dimension) walked B's columns: MatMul 1024^3 took 1932 ms with it and 95 ms
+/// with this one (benchmarks/opencl/run.sh; the OpenMP default: 7 ms).
+/// nullopt: no such shape.
 std::optional<Config> cpuDeviceConfig(const hl::Program &p, const AsmModel &m, const std::vector<int64_t> &N, int64_t cells) {
   const size_t D = p.dims();
   bool scans = false;
