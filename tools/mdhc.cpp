@@ -174,15 +174,18 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
 }
 
 /// The configuration for a program: the default heuristic, completed from a
-/// (possibly partial) JSON file; invalid configurations are reported.
+/// (possibly partial) JSON file; invalid configurations are reported.  For
+/// cuda, `cudaDevice` (when given) receives the GPU the configuration was made for.
 std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &path, int threads, bool strictFp = false,
-                                     const std::string &backend = "openmp") {
+                                     const std::string &backend = "openmp",
+                                     std::optional<runtime::CudaDeviceInfo> *cudaDevice = nullptr) {
   ll::AsmModel model = ll::openmpModel();
   if (backend == "cuda") {
     // The GPU here when there is one (its shared memory and block size), else sm_80's tables.
     std::string why;
     auto device = runtime::queryCudaDevice(why);
     model = device ? runtime::cudaModelForDevice(*device) : ll::cudaModel(80);
+    if (cudaDevice) *cudaDevice = device;
   }
   if (backend == "opencl") {
     std::string note;
@@ -364,7 +367,8 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   std::map<std::string, std::string> tunedSizes;
   auto prog = instantiateEntry(comp, c, entry, sets, rc, tuned ? &tunedSizes : nullptr);
   if (!prog) return rc;
-  auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
+  std::optional<runtime::CudaDeviceInfo> gpu;
+  auto cfg = configFor(*prog, configPath, threads, strictFp, backend, &gpu);
   if (!cfg) return 2; // the --config argument: a usage error
   ll::Lowered lowered = ll::lower(*prog, *cfg);
   if (name.empty() && codegen::defaultSymbol(*prog) != prog->instanceName && !c.quiet)
@@ -398,11 +402,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   if (!c.quiet) {
     // CUDA: the GPU here when there is one (its configuration was validated for it), else sm_80.
     std::string compiler = "c++ -std=c++17";
-    if (backend == "cuda") {
-      std::string why;
-      auto device = runtime::queryCudaDevice(why);
-      compiler = "nvcc " + (device ? runtime::cudaArchFlag(*device) : std::string("-arch=sm_80"));
-    }
+    if (backend == "cuda") compiler = "nvcc " + (gpu ? runtime::cudaArchFlag(*gpu) : std::string("-arch=sm_80"));
     fmt::print("{0}/{1}{2}\n{0}/{1}.h\n# build with: {3} {4} -c {0}/{1}{2}\n# link with: {5}\n", outDir, kernel.name,
                ext, compiler, kernel.compileFlags, kernel.linkFlags);
   }
@@ -803,8 +803,8 @@ int main(int argc, char **argv) {
   if (*check) return runCheck(checkOpts);
   if (*fmtCmd) return runFmt(fmtOpts, inPlace, fmtCheck);
   // A time budget alone is not cut short by the default evaluation count.
-  if (tuneCmd->count("--seconds") && !tuneCmd->count("--evaluations")) tuneCli.opts.evaluations = 1 << 30;
-  if (compileCmd->count("--tune-seconds") && !compileCmd->count("--tune-evaluations")) tuneCli.compileEvaluations = 1 << 30;
+  if (tuneCmd->count("--seconds") && !tuneCmd->count("--evaluations")) tuneCli.opts.evaluations = tune::kUnboundedEvaluations;
+  if (compileCmd->count("--tune-seconds") && !compileCmd->count("--tune-evaluations")) tuneCli.compileEvaluations = tune::kUnboundedEvaluations;
   if (*tuneCmd) return runTune(tuneOpts, entry, sets, threads, tuneCli);
   if (*compileCmd && compileCmd->count("--name") && kernelName.empty()) {
     fmt::print(stderr, "error: --name is empty; give a C identifier, or leave --name out for the instance name\n");

@@ -269,8 +269,6 @@ private:
     const GpuStage *stage;
   };
   std::vector<InScope> staged;
-  /// While a chunked fold is written: the condition "this is the group's first chunk".
-  std::string firstChunk;
 
   std::string inputLoad(const hl::Buffer &b, const hl::Access &a, const std::vector<std::string> &x) const {
     for (auto it = staged.rbegin(); it != staged.rend(); ++it) {
@@ -483,7 +481,8 @@ private:
   }
 
   /// Element loops over the work-item tile: constant trip counts for full tiles.
-  void elementLoops(bool constant, const std::string &id) {
+  /// `firstChunk` (chunked folds): a condition the "first element" test also needs.
+  void elementLoops(bool constant, const std::string &id, const std::string &firstChunk) {
     std::vector<std::string> j(D), x(D);
     for (size_t d = 0; d < D; ++d) {
       j[d] = fmt::format("j{}", d);
@@ -561,7 +560,7 @@ private:
   /// its elements folded into the accumulators (constant trip counts for a
   /// full tile, guarded loops for a remainder); the staged buffers go out of
   /// scope after it.
-  void privateStagesAndFold(const std::string &id) {
+  void privateStagesAndFold(const std::string &id, const std::string &firstChunk = "") {
     for (const auto &s : G.stages)
       if (!s.local) {
         line(fmt::format("{} {}[{}];", gpuStorageType(s.buffer->elem), s.var, s.elems));
@@ -575,13 +574,13 @@ private:
     for (size_t d = 0; d < D; ++d) elems *= G.wiTile[d];
     if (D > 0 && elems <= 64) {
       open(fmt::format("if ({})", fmt::join(full, " && ")));
-      elementLoops(true, id);
+      elementLoops(true, id, firstChunk);
       close("} else {");
       ++indent;
-      elementLoops(false, id);
+      elementLoops(false, id, firstChunk);
       close();
     } else {
-      elementLoops(false, id);
+      elementLoops(false, id, firstChunk);
     }
     staged.clear();
   }
@@ -593,7 +592,7 @@ private:
   /// takes the same trips: they depend on the group's tile only), and each
   /// active work-item folds the chunk into the accumulators it keeps across
   /// chunks.  Without an identity the first element of the first chunk
-  /// initialises an accumulator (firstChunk).
+  /// initialises an accumulator (`firstChunk`: the condition "the group's first chunk").
   void chunkedFold(const std::string &id) {
     line(fmt::format("{} mdh_acc[{}];", E, G.accCells));
     if (!id.empty()) {
@@ -628,11 +627,9 @@ private:
     // The work-item's tile in this chunk (b1/e1 along the walked dimensions).
     line("int64_t mdh_crem = MDH_LOCAL_ID;");
     workItemTile("mdh_crem");
-    firstChunk = fmt::format("{}", fmt::join(first, " && "));
     open("if (mdh_active)");
-    privateStagesAndFold(id);
+    privateStagesAndFold(id, fmt::format("{}", fmt::join(first, " && ")));
     close();
-    firstChunk.clear();
     for (size_t i = 0; i < walked.size(); ++i) close();
   }
 

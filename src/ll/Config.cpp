@@ -107,8 +107,8 @@ const hl::Buffer *inputBuffer(const hl::Program &p, const std::string &name) {
 }
 
 
-/// The dimension most worth vectorising: the one that is contiguous (unit
-/// coefficient in the last index) in the most bytes of buffers.
+} // namespace
+
 int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N) {
   std::vector<double> score(p.dims(), 0);
   auto add = [&](const hl::Buffer &b, double weight) {
@@ -126,6 +126,8 @@ int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N) {
     if (score[d] > 0 && (best < 0 || score[d] > score[best])) best = int(d);
   return best;
 }
+
+namespace {
 
 bool isReduced(const hl::Program &p, size_t d) { return p.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
 

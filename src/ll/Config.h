@@ -84,6 +84,11 @@ bool streamStoresApply(const hl::Program &p);
 /// bytes streamed: 8.4 -> 7.9 ms against its plain default (interleaved).
 constexpr int64_t kMinStreamedSegmentBytes = 512;
 
+/// The dimension that is contiguous (unit coefficient in the last index) in the
+/// most bytes of buffers, outputs weighing 1.5 (-1: none): the one most worth
+/// vectorising on a CPU, the innermost loop of an OpenCL CPU device's work-item.
+int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N);
+
 /// Whether v is a permutation of 0..n-1 (loop orders, layouts).
 bool isPermutation(const std::vector<int> &v, size_t n);
 /// Footprint extent of buffer dimension k for a tile of extents `tile` (the

@@ -60,26 +60,6 @@ int coalescedDim(const hl::Program &p, const std::vector<int64_t> &N) {
   return best;
 }
 
-/// The dimension with a unit stride in the most bytes of all buffers (reduced
-/// ones too): the innermost loop on a CPU.
-int contiguousDimension(const hl::Program &p, const std::vector<int64_t> &N) {
-  std::vector<double> score(p.dims(), 0);
-  auto add = [&](const hl::Buffer &b) {
-    if (b.shape.empty()) return;
-    double bytes = double(b.elem.size());
-    for (const auto &x : b.shape) bytes *= double(x.constantValue().value_or(1024));
-    for (const auto &a : b.accesses)
-      for (size_t d = 0; d < p.dims(); ++d)
-        if (a.dims.back().coeff(d) == 1 && N[d] > 1) score[d] += bytes;
-  };
-  for (const auto &b : p.inputs) add(b);
-  for (const auto &b : p.outputs) add(b);
-  int best = -1;
-  for (size_t d = 0; d < p.dims(); ++d)
-    if (score[d] > 0 && (best < 0 || score[d] > score[size_t(best)])) best = int(d);
-  return best;
-}
-
 /// The default on a CPU device (PoCL) for a large output: a work-item runs its
 /// innermost loop along the dimension that is contiguous in the most bytes
 /// (64 cells of it when it is not reduced, by up to 4 along the largest other
@@ -93,7 +73,7 @@ std::optional<Config> cpuDeviceConfig(const hl::Program &p, const AsmModel &m, c
   const size_t D = p.dims();
   bool scans = false;
   for (size_t d = 0; d < D; ++d) scans |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
-  const int inner = contiguousDimension(p, N);
+  const int inner = contiguousDim(p, N);
   if (inner < 0 || cells < 4096 || scans || !insideLemma10(p)) return std::nullopt;
   const size_t in = size_t(inner);
   auto cores = m.coreLayers();

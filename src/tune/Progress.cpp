@@ -3,6 +3,8 @@
  */
 #include "tune/Progress.h"
 
+#include "tune/Tuner.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -25,7 +27,7 @@ std::string formatDuration(double s) {
 void Progress::update(const ProgressState &s) {
   last_ = s;
   // A time budget alone: no evaluation count to show or to estimate from.
-  bool countBudget = s.budgetEvaluations > 0 && s.budgetEvaluations < (1 << 29);
+  bool countBudget = s.budgetEvaluations > 0 && s.budgetEvaluations < kUnboundedEvaluations / 2;
   std::string of = countBudget ? fmt::format("{}/{}", s.evaluations, s.budgetEvaluations) : fmt::format("{}", s.evaluations);
   // ETA: the earlier of the evaluation budget (at the rate so far) and the time budget.
   double eta = s.budgetSeconds - s.elapsed;

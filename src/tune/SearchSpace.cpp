@@ -177,7 +177,6 @@ bool SearchSpace::admissible(const ll::Config &c) const {
 ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
   const size_t D = sizes_.size();
   const std::vector<int64_t> regTiles = {1, 1, 2, 4, 8};
-  auto red = [&](size_t d) { return prog_.ops[d].kind == hl::CombineOperator::Kind::PointWise; };
   auto groupSize = [&](const ll::Config &c) {
     int64_t n = 1;
     for (size_t d = 0; d < D; ++d) n *= (c.levels[0].tile[d] + c.levels[1].tile[d] - 1) / c.levels[1].tile[d];
@@ -190,7 +189,7 @@ ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
       auto &wg = c.levels[0], &wi = c.levels[1];
       for (size_t d = 0; d < D; ++d) {
         wg.tile[d] = pickOne(tileCandidates(sizes_[d]), rng);
-        if (red(d)) wi.tile[d] = chance(rng, 0.5) ? wg.tile[d] : pickOne(tileCandidates(wg.tile[d]), rng);
+        if (reducedDim(d)) wi.tile[d] = chance(rng, 0.5) ? wg.tile[d] : pickOne(tileCandidates(wg.tile[d]), rng);
         else wi.tile[d] = std::min(wg.tile[d], pickOne(regTiles, rng));
       }
       for (size_t li = 0; li < 2; ++li)
@@ -198,7 +197,7 @@ ll::Config SearchSpace::randomGpu(std::mt19937_64 &rng) const {
       if (chunkable_ && chance(rng, 0.5)) { // walk the reductions in chunks (normalise() fixes the rest)
         c.chunk = wg.tile;
         for (size_t d = 0; d < D; ++d)
-          if (red(d)) c.chunk[d] = pickOne(tileCandidates(wg.tile[d]), rng);
+          if (reducedDim(d)) c.chunk[d] = pickOne(tileCandidates(wg.tile[d]), rng);
       }
       // At most kMaxGroup work-items: shrink work-group tiles (they stay >= the work-item tiles).
       for (int guard = 0; groupSize(c) > kMaxGroup && guard < 1000; ++guard) {

@@ -113,8 +113,7 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
         opts.evaluations = 0;
         opts.seconds = 0;
       }
-      // A time budget alone comes with an evaluation count too large to mean anything (mdhc: 2^30).
-      const std::string more = opts.evaluations >= (1 << 29) ? fmt::format("{:.0f} more s", opts.seconds)
+      const std::string more = opts.evaluations >= kUnboundedEvaluations / 2 ? fmt::format("{:.0f} more s", opts.seconds)
                                                               : fmt::format("up to {} more evaluations / {:.0f} s", opts.evaluations, opts.seconds);
       fmt::print(stderr, "tune: {} measurements and {:.0f} s recorded; tuning for {}\n", done, spent, more);
     }

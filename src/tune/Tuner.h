@@ -34,6 +34,11 @@
 
 namespace mdh::tune {
 
+/// The evaluation count of a time budget alone (`--seconds` without
+/// `--evaluations`): too large to stop a session or to be shown.  What is left
+/// of it after a resumed session's measurements stays above half of it.
+constexpr int kUnboundedEvaluations = 1 << 30;
+
 struct TuneOptions {
   int evaluations = 64;          ///< new measurements (the default included when it is new)
   double seconds = 600;          ///< wall-time budget of the session
