@@ -10,7 +10,7 @@
 // double-precision dot product on 64 random cells.
 //
 // Build: g++ -O3 -march=native -fopenmp -std=c++17 naive_matmul.cpp -o naive_matmul
-//        (run.sh uses the same flags for all three programs; -fopenmp changes nothing here)
+//        (run.sh uses the same flags for all its programs; -fopenmp changes nothing here)
 // Usage: naive_matmul [--n N] [--reps N]
 // Output: a readable line, plus for scripts
 //   RESULT naive_matmul.f32.<n> <median> <min> <max> GFLOP/s

@@ -2,7 +2,8 @@
 # Measures the machine's limits that mdh's benchmarks are judged against (issues 4 and 5):
 # FMA peak (fma_peak.cpp), STREAM-triad bandwidth at several footprints and at the footprints of
 # the issue-4 kernels (stream_triad.cpp), and the naive sequential i-k-j MatMul 1024^3 f32
-# baseline (naive_matmul.cpp). Builds the three standalone programs with
+# baseline (naive_matmul.cpp), and the cost of starting an OpenMP parallel region, awake and after
+# an idle (team_wake.cpp). Builds the four standalone programs with
 # g++ -O3 -march=native -fopenmp into $MDH_BENCH_BUILD (default /tmp/mdh-bench), runs them on all
 # cores (OMP_NUM_THREADS defaults to nproc, threads bound one per core), prints a markdown
 # table, and writes LIMITS.md (machine, date, load, every figure with its command) and
@@ -20,7 +21,8 @@
 #              privilege to raise priority; recorded in LIMITS.md. Default: none.
 # limits.json keys (numbers are medians): fma_peak_{f32,f64}_{1core,allcores}_gflops (best ISA),
 #   triad_dram_gbs (f32, warm, 512 MiB), triad_l3_gbs (f32, warm, 16 MiB: fits L3, not L2),
-#   naive_matmul_f32_1024_gflops, and "results": every figure by key with median/min/max/unit.
+#   naive_matmul_f32_1024_gflops, omp_fork_join_us and omp_team_wake_120ms_us (team_wake.cpp:
+#   an empty parallel region back to back and after the driver's 120 ms cold-call idle), and "results": every figure by key with median/min/max/unit.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,7 +60,7 @@ fi
 CXX=${CXX:-g++}
 CXXFLAGS_LIMITS="-O3 -march=native -fopenmp -std=c++17"
 mkdir -p "$build"
-for p in fma_peak stream_triad naive_matmul; do
+for p in fma_peak stream_triad naive_matmul team_wake; do
   # shellcheck disable=SC2086
   "$CXX" $CXXFLAGS_LIMITS -o "$build/$p" "$here/$p.cpp"
 done
@@ -130,6 +132,7 @@ kb_args=()
 for b in "${kernel_bytes[@]}"; do kb_args+=(--bytes "$b"); done
 run stream_triad --reps "$reps" --type f32 "${kb_args[@]}"
 run naive_matmul --reps 7
+run team_wake --reps 41 --idle-ms 20 --idle-ms 120
 uptime_after=$(uptime)
 
 # ---- collect -----------------------------------------------------------------------------
@@ -147,6 +150,8 @@ read -r f64_a f64_a_isa <<< "$(best_fma f64 allcores)"
 triad_dram=$(get triad.f32.warm.512MiB)
 triad_l3=$(get triad.f32.warm.16MiB)
 naive=$(get naive_matmul.f32.1024)
+fork_join=$(get omp_fork_join)
+team_wake=$(get omp_team_wake.120ms)
 
 model=$("$here/../cpu_id.sh")  # the identity results record (model name, family, model, L3)
 cores_per_socket=$(lscpu | awk -F: '/^Core\(s\) per socket/ { gsub(/[ \t]/, "", $2); print $2; exit }')
@@ -229,6 +234,8 @@ md=$build/LIMITS.md
   echo "| STREAM triad f32, Jacobi2D 4096² footprint (128 MiB, warm) | $(fmt "$(get triad.f32.warm.128MiB)") GB/s | $(spread triad.f32.warm.128MiB) | \`stream_triad --bytes 128M --type f32\` |"
   echo "| naive i-k-j MatMul 1024³ f32, 1 thread | $(fmt "$naive") GFLOP/s | $(spread naive_matmul.f32.1024) | \`naive_matmul\` |"
   echo "| — its time per run | $(fmt "$(get naive_matmul_ms.f32.1024)") ms | $(spread naive_matmul_ms.f32.1024) | \`naive_matmul\` |"
+  echo "| empty OpenMP parallel region, back to back | $(fmt "$fork_join") µs | $(spread omp_fork_join) | \`team_wake\` |"
+  echo "| — after 120 ms idle (the team's threads asleep: a cold call's start) | $(fmt "$team_wake") µs | $(spread omp_team_wake.120ms) | \`team_wake --idle-ms 120\` |"
   echo
   echo "Triad GB/s count 3 arrays (STREAM's convention); with the write-allocate read of \`a\` they"
   echo "are 4/3 of that (\`triad_wa.*\` below). Cold = caches flushed (3x the L3, at least 256 MiB touched) before each"
@@ -257,7 +264,7 @@ md=$build/LIMITS.md
   echo "Keys: \`fma.<isa>.<type>.<1core|allcores>\` wall-clock GFLOP/s; \`fma_cpu.*\` the same flops per"
   echo "CPU-second of the benchmark's threads (insensitive to other processes taking the cores);"
   echo "\`triad.<type>.<warm|cold>.<footprint>\` GB/s (3 arrays), \`triad_wa.*\` (4 arrays);"
-  echo "\`naive_matmul.f32.1024\` GFLOP/s. AVX-512 code runs at a lower clock than AVX2 on this"
+  echo "\`naive_matmul.f32.1024\` GFLOP/s; \`omp_fork_join\`, \`omp_team_wake.<idle>ms\` µs. AVX-512 code runs at a lower clock than AVX2 on this"
   echo "class of Intel server CPU, so per-ISA figures are listed; the peak is the best ISA."
 } > "$md"
 
@@ -281,6 +288,7 @@ jnum() { if [ -z "$1" ]; then echo null; else echo "$1"; fi; }
   echo "  \"triad_l3_gbs\": $(jnum "$triad_l3"), \"triad_l3_bytes\": 16777216,"
   echo "  \"triad_note\": \"f32, warm, all cores, GB/s = 1e9 B/s counting 3 arrays; triad_wa.* in results count 4\","
   echo "  \"naive_matmul_f32_1024_gflops\": $(jnum "$naive"),"
+  echo "  \"omp_fork_join_us\": $(jnum "$fork_join"), \"omp_team_wake_120ms_us\": $(jnum "$team_wake"),"
   echo "  \"results\": {"
   awk -F'\t' '{ printf "%s    \"%s\": {\"median\": %s, \"min\": %s, \"max\": %s, \"unit\": \"%s\", \"command\": \"%s\"}", (NR > 1 ? ",\n" : ""), $1, $2, $3, $4, $5, $6 } END { print "" }' "$results"
   echo "  }"

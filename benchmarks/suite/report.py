@@ -151,12 +151,21 @@ P("| limits | FMA peak f32 %s GFLOP/s (all cores, %s); STREAM triad f32 %s GB/s 
     fmt(peak, 1), L.get("fma_peak_f32_allcores_isa", "?"), fmt(L.get("triad_dram_gbs"), 1),
     fmt(L.get("triad_l3_gbs"), 1), L.get("date", "?"), L.get("load_average_end", "?")))
 P("")
+wake = L.get("results", {}).get("omp_team_wake.120ms", {})
+wake_txt = (": an empty OpenMP parallel region took %s µs median (%s..%s) after that idle on this"
+            " machine, %s µs back to back (`team_wake`, benchmarks/limits)." % (
+                fmt(L["omp_team_wake_120ms_us"], 0), fmt(wake.get("min"), 0), fmt(wake.get("max"), 0),
+                fmt(L.get("omp_fork_join_us"), 1))
+            if L.get("omp_team_wake_120ms_us") is not None else " (benchmarks/limits/team_wake.cpp measures it).")
 P("Each workload's implementations ran interleaved in one process (`benchmarks/suite/bench_suite`):"
   " every round takes the implementations in a fresh random order (seeded; driver runs before"
   " 2026-11-27 15:20 UTC rotated one fixed order, so each had the same predecessor, and"
   " mdh-tuned always followed mdh-default), pauses 20 ms before each, calls it once untimed and"
   " then times a batch (warm), and for memory-bound workloads also evicts the caches (three"
   " times the L3 streamed) and times one call (cold)."
+  " The cold call comes 120 ms after the eviction, so an implementation's thread team is asleep"
+  " and the call also pays for waking it, which a single-threaded one (Eigen's GEMV when M = 1)"
+  " does not" + wake_txt +
   " A call of 2 s or more is its own warm-up: its checking and calibrating calls count, and three"
   " samples suffice (the row's note says so). Figures are medians with min..max over the rounds. Every implementation's output was compared"
   " with a double-precision (or exact integer) reference before and after timing; `checked` says"
@@ -344,6 +353,9 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    # Reproducible SVG text: fixed ids and no creation date, so a plot whose figures did not
+    # change does not change in git either.
+    matplotlib.rcParams["svg.hashsalt"] = "mdh-benchmarks"
 except ImportError:
     print("report.py: matplotlib missing: no plots", file=sys.stderr)
     sys.exit(0)
@@ -359,7 +371,7 @@ for wid, v, metric, bars in plots:
     ax.set_xlabel("%s (median, min..max)" % metric)
     ax.set_title("%s (%s)%s" % (wid, v, " — short budget %g s" % a.budget if short else ""))
     fig.tight_layout()
-    fig.savefig(os.path.join(a.plots, "%s%s.svg" % (wid, "" if v == "warm" else "." + v)))
+    fig.savefig(os.path.join(a.plots, "%s%s.svg" % (wid, "" if v == "warm" else "." + v)), metadata={"Date": None})
     plt.close(fig)
 vals = [(wid, v, g, float(x)) for wid, v, g, ok, x in summary if ok is not None and "triad" not in g]
 if vals:
@@ -372,6 +384,6 @@ if vals:
     ax.set_xlabel("mdh-tuned / peer (median rates)")
     ax.set_title("issue-5 goals%s" % (" — short budget %g s" % a.budget if short else ""))
     fig.tight_layout()
-    fig.savefig(os.path.join(a.plots, "goals.svg"))
+    fig.savefig(os.path.join(a.plots, "goals.svg"), metadata={"Date": None})
     plt.close(fig)
 print("wrote %s and %s/*.svg" % (os.path.relpath(a.out, ROOT), os.path.relpath(a.plots, ROOT)))
