@@ -419,6 +419,7 @@ struct TuneCli {
   bool compileTune = false;         ///< compile --tune
   int compileEvaluations = 64;      ///< compile --tune-evaluations
   double compileSeconds = 600;      ///< compile --tune-seconds
+  double warmupMs = 10;             ///< tune --warmup-ms
 };
 
 /// The driver options for one instantiation: pins, reproducer command, terminal.
@@ -426,6 +427,7 @@ bool tuneDriverOptions(const Common &c, const std::string &entry, const std::vec
                        const TuneCli &cli, const std::string &pinPath, tune::DriverOptions &d) {
   d.tune = cli.opts;
   d.tune.threads = threads;
+  d.tune.warmupSeconds = cli.warmupMs / 1000;
   d.tune.reportDir = cli.reportDir;
   d.tune.terminal = isTerminal(stderr);
   d.tune.quiet = c.quiet;
@@ -769,6 +771,10 @@ int main(int argc, char **argv) {
   tuneCmd->add_option("--batch", tuneCli.opts.batch, "candidates compiled per compile phase (default 8)")->check(atLeast(1));
   tuneCmd->add_option("--repetitions", tuneCli.opts.repetitions, "timed runs per candidate after a warm-up (default 5)")
       ->check(atLeast(1));
+  tuneCmd->add_option("--warmup-ms", tuneCli.warmupMs,
+                      "after a candidate's first run, untimed runs while they fit in this many ms, so that the timed runs "
+                      "find its own cache state, not the previous candidate's (default 10; 0: one warm-up run)")
+      ->check(CLI::Range(0.0, 10000.0));
   tuneCmd->add_option("--confirm", tuneCli.opts.confirm,
                       "re-time the N fastest candidates and the default side by side at the end; the ranking of those rounds "
                       "picks the result (default 4; 0: the single fastest measurement wins)")

@@ -37,10 +37,18 @@ struct BuiltCandidate {
 
 using Outputs = std::vector<std::vector<uint8_t>>;
 
+/// The most untimed runs after the first (RunRequest::warmupSeconds).
+constexpr int kMaxWarmupRuns = 64;
+
 struct RunRequest {
   std::vector<const void *> inputs;     ///< input buffers, in the program's order
   std::vector<size_t> outputBytes;      ///< size of each output buffer
-  int repetitions = 5;                  ///< timed runs after one warm-up (median)
+  int repetitions = 5;                  ///< timed runs after the warm-up (median)
+  /// After the first (checked) run, more untimed runs while they fit in this
+  /// many seconds (at most kMaxWarmupRuns): a short kernel's first runs still
+  /// find the cache state that the previous candidate left (docs/compiler.md,
+  /// "Measuring candidates").  A run longer than this gets no second warm-up.
+  double warmupSeconds = 0.01;
   int realtimePriority = 0;             ///< > 0: the child times under SCHED_FIFO at this priority
   double timeoutSeconds = 30;           ///< the whole child, warm-up included
   double hopelessSeconds = 0;           ///< > 0: stop timing after 2 runs slower than this

@@ -2,7 +2,8 @@
  * Timing one compiled candidate through its generic entry
  * `<symbol>_run(const int64_t *sizes, void *const *buffers)`, in a forked
  * child: load the library, one warm-up run (its outputs go to the check
- * callback), then `repetitions` timed runs (median); shared by the OpenMP
+ * callback) and more untimed ones while they fit in the request's
+ * `warmupSeconds`, then `repetitions` timed runs (median); shared by the OpenMP
  * and OpenCL measurement backends.  The CUDA backend's entries time
  * themselves (`EntryRunOptions::selfTimed`); the checks are the same.
  *

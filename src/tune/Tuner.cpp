@@ -153,6 +153,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
     req.outputBytes.push_back(n);
   }
   req.repetitions = opts.repetitions;
+  req.warmupSeconds = opts.warmupSeconds;
   req.realtimePriority = opts.realtimePriority;
   OutputChecker checker(prog, inputs, opts.seed);
   if (!checker.note().empty()) say("note: " + checker.note());
@@ -312,7 +313,7 @@ TuneResult tune(const hl::Program &prog, const TuneOptions &opts, CandidateBacke
   // this session are not compiled again, so one compile phase covers those
   // of earlier ones.
   const size_t confirmCount = size_t(std::max(0, opts.confirm));
-  const double roundCost = double(confirmCount + 1) * std::max(defRunWall, (opts.repetitions + 1) * res.baseline.seconds);
+  const double roundCost = double(confirmCount + 1) * std::max(defRunWall, (opts.repetitions + 1) * res.baseline.seconds + opts.warmupSeconds);
   const int confirmRounds =
       confirmCount == 0 ? 0 : std::clamp(int(0.2 * opts.seconds / std::max(1e-9, roundCost)), 1, std::max(1, opts.confirmRounds));
   const double confirmReserve = std::min(0.25 * opts.seconds, confirmRounds * roundCost + defBuildSeconds);

@@ -44,7 +44,8 @@ struct TuneOptions {
   double seconds = 600;          ///< wall-time budget of the session
   int plateau = 0;               ///< stop after this many evaluations without a 1% improvement (0: never)
   int batch = 8;                 ///< candidates per compile phase
-  int repetitions = 5;           ///< timed runs per candidate (median), after one warm-up
+  int repetitions = 5;           ///< timed runs per candidate (median), after the warm-up
+  double warmupSeconds = 0.01;   ///< untimed runs after the first while they fit (RunRequest::warmupSeconds)
   /// At the end, the fastest `confirm` candidates and the default are re-timed
   /// in up to `confirmRounds` interleaved rounds (fewer when they would take
   /// more than a fifth of the budget); the ranking of those rounds picks the

@@ -2,11 +2,14 @@
 // included), the techniques'
 // determinism, the AUC bandit's credit, and the tuning database's crash
 // safety (torn last line, write failure on a full disk), its key, and which
-// configuration it names best once candidates were re-timed side by side.
+// configuration it names best once candidates were re-timed side by side;
+// and that a candidate's timed runs follow a warm-up long enough to leave
+// its predecessor's cache state behind.
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "tune/AucBandit.h"
 #include "tune/CompileCache.h"
+#include "tune/EntryRunner.h"
 #include "tune/Hash.h"
 #include "tune/OpenMPBackend.h"
 #include "tune/SearchSpace.h"
@@ -17,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <csignal>
+#include <cstring>
 #include <set>
 #include <filesystem>
 #include <fstream>
@@ -279,6 +283,51 @@ TEST_CASE("the tuning key names the code generator, so other code is not resumed
   CHECK(kp.toJson().contains("codegen"));
   // Another instantiation emits other code: another key.
   CHECK(tune::tuningKey(*q, {"T=f32,I=100,J=64,K=49"}, backend).codegen != kp.codegen);
+}
+
+TEST_CASE("a candidate is timed after a warm-up, not in its first runs") {
+  // An entry whose first 8 runs are slow stands for a kernel that inherits
+  // the previous candidate's cache state: 3 ms each, then 0.1 ms (busy waits,
+  // so a loaded machine only makes them longer).
+  const std::string source = R"(#include <chrono>
+#include <cstdint>
+static int calls = 0;
+extern "C" int slow_start_run(const int64_t *, void *const *buffers) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(++calls <= 8 ? 3000 : 100);
+  while (std::chrono::steady_clock::now() < until) {}
+  *static_cast<float *>(buffers[0]) = float(calls);
+  return 0;
+}
+)";
+  const std::string dir = tempDir();
+  {
+    tune::CompileCache cache(dir);
+    REQUIRE_FALSE(cache.compilerMissing());
+    auto built = cache.build({source}, "-O1 -shared -fPIC", 1);
+    REQUIRE(built.size() == 1);
+    REQUIRE_MESSAGE(built[0].error.empty(), built[0].error);
+    const tune::BuiltCandidate candidate{built[0].library, "slow_start", "", 0};
+    tune::RunRequest req;
+    req.outputBytes = {sizeof(float)};
+    req.repetitions = 5;
+    req.returnOutputs = true;
+    req.warmupSeconds = 0.05;
+    tune::RunResult warmed = tune::runGenericEntry(candidate, req);
+    REQUIRE(warmed.status == tune::RunResult::Status::Ok);
+    CHECK(warmed.times.size() == 5);
+    CHECK(warmed.median < 1e-3);
+    // The outputs are those of the first run, which was checked.
+    REQUIRE(warmed.outputs.size() == 1);
+    float first = 0;
+    std::memcpy(&first, warmed.outputs[0].data(), sizeof first);
+    CHECK(first == 1.0f);
+    // Without the extra warm-up, runs 2 to 6 are timed: all slow.
+    req.warmupSeconds = 0;
+    tune::RunResult cold = tune::runGenericEntry(candidate, req);
+    REQUIRE(cold.status == tune::RunResult::Status::Ok);
+    CHECK(cold.median > 2.5e-3);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a confirmation keeps the default unless a candidate beats it by more than the rounds' spread") {
