@@ -132,6 +132,11 @@ for id in ${ids//,/ }; do
   mapfile -t prog < <("$wl" mdh "$id" $smokeflag)
   file=${prog[0]} entry=${prog[1]} set=${prog[2]}
   cflags=(-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast -shared -fPIC)
+  # As mdhc and the tuner build generated code with GCC 12 (src/runtime/CompilerWorkarounds.h).
+  if echo | ${CXX:-g++} -dM -E -x c++ - 2> /dev/null | grep -q '^#define __GNUC__ 12$' &&
+     ! echo | ${CXX:-g++} -dM -E -x c++ - 2> /dev/null | grep -q '__clang__'; then
+    cflags+=(--param=vrp2-mode=vrp)
+  fi
   # 1. mdh default
   dargs=() dnote=""
   if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&
@@ -194,7 +199,7 @@ PY
         tnote="failed: mdhc tune failed: $(tail -3 "$W/tune.log" | tr '\n' ' ' | cut -c1-300)"
       fi
     fi
-    if [ -f "$cfg" ]; then
+    if [ -f "$cfg" ] && [ -f "$meta" ]; then
       if "$MDHC" compile "$file" --entry "$entry" --set "$set" --config "$cfg" --name "${id}_tuned" -o "$W" > "$W/tuned.log" 2>&1 &&
          ${CXX:-g++} "${cflags[@]}" "$W/${id}_tuned.cpp" -o "$W/${id}_tuned.so" >> "$W/tuned.log" 2>&1; then
         targs=(--mdh-tuned "$W/${id}_tuned.so")

@@ -106,6 +106,13 @@ function(mdh_add_library target)
   target_include_directories(${target} PUBLIC ${dir})
   target_compile_features(${target} PUBLIC cxx_std_17)
   target_compile_options(${target} PRIVATE -O3 ${MDH_ARCH_FLAGS} ${contract})
+  # GCC 12's second value-range pass ("ranger" mode) miscompiles some generated
+  # kernels for AVX-512 targets; its legacy mode does not, at no measurable cost
+  # (src/runtime/CompilerWorkarounds.h).
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12
+     AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    target_compile_options(${target} PRIVATE --param=vrp2-mode=vrp)
+  endif()
   if(ARG_BACKEND STREQUAL "opencl")
     find_package(OpenCL REQUIRED)
     target_link_libraries(${target} PUBLIC OpenCL::OpenCL)

@@ -2515,7 +2515,9 @@ static inline void mdh_stream_fence() {
 //
 )", name, MDH_VERSION, sig, C.threads > 0 ? fmt::format("{} thread{} (pinned by the configuration)", C.threads, C.threads == 1 ? "" : "s") : "the thread count is OMP_NUM_THREADS or omp_set_num_threads()",
                                 buildFlags(C.strictFp) + (C.strictFp ? " (strict: the source turns contraction off for GCC and Clang, "
-                                                                      "unless Clang is given -ffp-contract=fast)" : ""),
+                                                                      "unless Clang is given -ffp-contract=fast)" : "") +
+                                    "; with GCC 12 also --param=vrp2-mode=vrp (GCC 12.2 miscompiles some kernels "
+                                    "without it: docs/compiler.md, \"A host-compiler bug\")",
                                 ll::toJson(C).dump());
     h += shapesComment(P);
     h += "#pragma once\n" + types.declarations() + "\n";

@@ -3,6 +3,7 @@
  */
 #include "runtime/NativeLibrary.h"
 
+#include "runtime/CompilerWorkarounds.h"
 #include "runtime/CudaDevice.h"
 
 #include <cstdio>
@@ -63,7 +64,8 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
     }
   }
   std::string cmd = cuda ? fmt::format("'{}' {} -shared -Xcompiler -fPIC -o '{}' '{}' > '{}' 2>&1", nvcc, flags, so, src, log)
-                         : fmt::format("{} -std=c++17 {} -shared -fPIC -o '{}' '{}' > '{}' 2>&1", hostCompiler(), flags, so, src, log);
+                         : fmt::format("{} -std=c++17 {}{} -shared -fPIC -o '{}' '{}' > '{}' 2>&1", hostCompiler(), flags,
+                                       hostCompilerWorkaroundFlags(hostCompiler()), so, src, log);
   int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::ifstream in(log);

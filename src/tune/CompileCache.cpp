@@ -3,6 +3,7 @@
  */
 #include "tune/CompileCache.h"
 
+#include "runtime/CompilerWorkarounds.h"
 #include "runtime/CudaDevice.h"
 #include "runtime/NativeLibrary.h"
 #include "tune/ChildProcess.h"
@@ -65,6 +66,9 @@ CompileCache::CompileCache(std::string dir, runtime::Toolchain toolchain)
   const bool cuda = toolchain_ == runtime::Toolchain::Cuda;
   compiler_ = cuda ? runtime::cudaCompiler() : runtime::hostCompiler();
   compilerId_ = compiler_.empty() ? "nvcc (not found)" : compiler_ + " | " + compilerVersion(compiler_, cuda);
+  // Part of the identity, so that libraries built without them are not reused.
+  if (!cuda && !compiler_.empty()) workaroundFlags_ = runtime::hostCompilerWorkaroundFlags(compiler_);
+  compilerId_ += workaroundFlags_;
   std::error_code ec;
   fs::create_directories(dir_ + "/so", ec);
   if (ec || access((dir_ + "/so").c_str(), W_OK) != 0) {
@@ -134,8 +138,9 @@ std::vector<CompileCache::Entry> CompileCache::build(const std::vector<std::stri
       // coreutils timeout: exit status 124 when it stopped the compiler. `exec`: the
       // shell becomes `timeout`, which gets runCommands' SIGTERM if the tuner dies.
       std::string limit = timeoutSeconds > 0 ? fmt::format("timeout -k 5 {:.0f} ", std::ceil(timeoutSeconds)) : "";
-      cmds.push_back(fmt::format("exec {}{} {} {} -shared {} -o '{}/kernel.so' '{}/{}' > '{}/compile.log' 2>&1", limit, compiler_,
-                                 cuda ? "" : "-std=c++17", flags, cuda ? "-Xcompiler -fPIC" : "-fPIC", tmp, tmp, file, tmp));
+      cmds.push_back(fmt::format("exec {}{} {} {}{} -shared {} -o '{}/kernel.so' '{}/{}' > '{}/compile.log' 2>&1", limit, compiler_,
+                                 cuda ? "" : "-std=c++17", flags, workaroundFlags_, cuda ? "-Xcompiler -fPIC" : "-fPIC", tmp, tmp,
+                                 file, tmp));
     }
     auto rcs = runCommands(cmds);
     for (size_t g = 0; g < group.size(); ++g) {

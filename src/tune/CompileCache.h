@@ -56,6 +56,7 @@ private:
   bool temporary_ = false; ///< the cache directory could not be used: a private one, removed at the end
   runtime::Toolchain toolchain_;
   std::string compiler_, compilerId_;
+  std::string workaroundFlags_; ///< runtime::hostCompilerWorkaroundFlags, in every host compile and in compilerId_
 };
 
 /// The first line of `<compiler> --version` (or the compiler's name); with

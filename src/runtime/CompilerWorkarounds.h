@@ -1,0 +1,31 @@
+/** \file
+ * Flags that keep a known host-compiler bug away from generated code.
+ *
+ * GCC 12.2 (Debian 12's compiler) miscompiles some generated OpenMP kernels at
+ * -O2 and above when tuning for AVX-512 CPUs (-march=native on them): its second
+ * value-range-propagation pass in "ranger" mode. Found by `mdhc tune` on the
+ * MobileNet first-layer MCC (tests/regressions/gcc12_vrp2_mcc.mdh): every output
+ * cell wrong, and an out-of-bounds read of the filter under AddressSanitizer at
+ * -O2 but none at -O1. The same source is right at -O1, with -mtune=generic,
+ * with Clang, with -fno-tree-vrp, and with the pass's legacy mode
+ * (`--param=vrp2-mode=vrp`), which costs no measurable speed (MCC VGG-16,
+ * Jacobi3D, CCSD(T): within 1%) where -fno-tree-vrp cost up to 5%.
+ *
+ * Invariants: the flags are empty for every other compiler (Clang, GCC 11 and
+ * 13+, whose spelling of the parameter differs or is gone); asking runs the
+ * compiler's preprocessor once, nothing is cached between calls.
+ */
+#pragma once
+
+#include <string>
+
+namespace mdh::runtime {
+
+/// Extra flags for `compiler` (a command, e.g. "c++" or "g++-12") when it
+/// compiles generated C++: " --param=vrp2-mode=vrp" for GCC 12, else "".
+std::string hostCompilerWorkaroundFlags(const std::string &compiler);
+
+/// The same decision from the compiler's predefined macros (`-dM -E` output).
+std::string workaroundFlagsForMacros(const std::string &predefinedMacros);
+
+} // namespace mdh::runtime
