@@ -138,9 +138,10 @@ P("|---|---|")
 lim_model = L.get("machine", {}).get("model") or model
 P("| machine | %s, %s logical CPUs, L3 %s (where the limits were measured; a workload measured on another CPU says so) |" % (
     lim_model, L.get("machine", {}).get("logical_cpus", sh("nproc")), L.get("machine", {}).get("l3", "?")))
-# What the working tree adds to the commit: the results of this run are expected; anything else
-# (compiler sources) means the figures do not come from the named commit alone.
-dirty_src = sh("git status --porcelain --untracked-files=no -- . ':(exclude)benchmarks/results' ':(exclude)benchmarks/RESULTS.md' ':(exclude)benchmarks/plots'")
+# What the working tree adds to the commit: the results of this run and the hand-written
+# analysis are expected; anything else (compiler sources) means the figures do not come from
+# the named commit alone.
+dirty_src = sh("git status --porcelain --untracked-files=no -- . ':(exclude)benchmarks/results' ':(exclude)benchmarks/RESULTS.md' ':(exclude)benchmarks/plots' ':(exclude)benchmarks/suite/analysis.md'")
 P("| commit | `%s`%s |" % (sh("git rev-parse --short HEAD"),
                           " plus uncommitted changes outside the results: " + ", ".join(l.split(maxsplit=1)[-1] for l in dirty_src.splitlines()[:5]) if dirty_src else ""))
 P("| mdhc | `%s` |" % os.path.relpath(a.mdhc, ROOT) if a.mdhc else "| mdhc | ? |")
