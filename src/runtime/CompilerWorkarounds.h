@@ -4,12 +4,15 @@
  * GCC 12.2 (Debian 12's compiler) miscompiles some generated OpenMP kernels at
  * -O2 and above when tuning for AVX-512 CPUs (-march=native on them): its second
  * value-range-propagation pass in "ranger" mode. Found by `mdhc tune` on the
- * MobileNet first-layer MCC (tests/regressions/gcc12_vrp2_mcc.mdh): every output
+ * MobileNet first-layer MCC (ctest difftest/gcc12-vrp2-mcc): every output
  * cell wrong, and an out-of-bounds read of the filter under AddressSanitizer at
  * -O2 but none at -O1. The same source is right at -O1, with -mtune=generic,
  * with Clang, with -fno-tree-vrp, and with the pass's legacy mode
  * (`--param=vrp2-mode=vrp`), which costs no measurable speed (MCC VGG-16,
- * Jacobi3D, CCSD(T): within 1%) where -fno-tree-vrp cost up to 5%.
+ * Jacobi3D, CCSD(T): within 1%) where -fno-tree-vrp cost up to 5%. The
+ * emitter also avoids the trigger it found (a staged region's bound-by-bound
+ * "already held" test; it compares the region with memcmp now), so this flag
+ * is the second guard, for patterns not yet seen.
  *
  * Invariants: the flags are empty for every other compiler (Clang, GCC 11 and
  * 13+, whose spelling of the parameter differs or is gone); asking runs the

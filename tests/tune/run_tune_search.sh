@@ -65,19 +65,29 @@ best = min((e for e in entries if e["median_s"] > 0), key=lambda e: e["median_s"
 # The default stays unless the fastest is faster by more than twice the larger
 # relative spread (median absolute deviation) of the two as a ratio of times, and
 # by at least 1%, or every round of the fastest beat every round of the default
-# (and by at least 1% at the medians).
+# (and by at least 1% at the medians), or the fastest beat it pair by pair (a sign
+# test at 0.5% and a median ratio of at least 1.01; TuningDb.cpp, pairedLead).
 def spread(e):
     t = e["times_s"]
     if len(t) < 3 or e["median_s"] <= 0: return 0
     d = sorted(abs(x - e["median_s"]) for x in t)
     return d[len(d) // 2] / e["median_s"]
+def paired_lead(c, d):
+    ct, dt = c["times_s"], d["times_s"]
+    n = len(ct)
+    if n < 8 or len(dt) != n or any(x <= 0 for x in ct + dt): return False
+    wins = sum(a < b for a, b in zip(ct, dt))
+    from math import comb
+    tail = sum(comb(n, k) for k in range(wins, n + 1)) / 2 ** n
+    ratios = sorted(b / a for a, b in zip(ct, dt))
+    return tail <= 0.005 and ratios[n // 2] >= 1.01
 dflt = [e for e in entries if e["median_s"] > 0 and meas[e["hash"]]["technique"] == "default"]
 if dflt and best is not dflt[0]:
     margin = max(0.01, 2 * max(spread(best), spread(dflt[0])))
     clear = dflt[0]["median_s"] > best["median_s"] * (1 + margin)
     separated = (max(best["times_s"]) < min(dflt[0]["times_s"])
                  and dflt[0]["median_s"] > best["median_s"] * 1.01)
-    if not clear and not separated: best = dflt[0]
+    if not clear and not separated and not paired_lead(best, dflt[0]): best = dflt[0]
 assert json.load(open(sys.argv[2])) == meas[best["hash"]]["config"]
 PY
 $mdhc tune $PROG $SMALL --evaluations 4 --confirm 0 --db "$tmp/db-n" -q -o "$tmp/n.json" 2>/dev/null || fail "--confirm 0"
