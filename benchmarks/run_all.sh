@@ -124,6 +124,13 @@ PY
 }
 has_db=0; grep -q -- '--db' <<< "$tune_help" && has_db=1
 
+# As mdhc and the tuner build generated code with GCC 12 (src/runtime/CompilerWorkarounds.h).
+gcc12_flags=()
+cxx_macros=$(${CXX:-g++} -dM -E -x c++ /dev/null 2> /dev/null || true)
+if grep -q '^#define __GNUC__ 12$' <<< "$cxx_macros" && ! grep -q '__clang__' <<< "$cxx_macros"; then
+  gcc12_flags=(--param=vrp2-mode=vrp)
+fi
+
 failed=()
 for id in ${ids//,/ }; do
   log "=== $id"
@@ -131,12 +138,7 @@ for id in ${ids//,/ }; do
   mkdir -p "$R" "$W"
   mapfile -t prog < <("$wl" mdh "$id" $smokeflag)
   file=${prog[0]} entry=${prog[1]} set=${prog[2]}
-  cflags=(-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast -shared -fPIC)
-  # As mdhc and the tuner build generated code with GCC 12 (src/runtime/CompilerWorkarounds.h).
-  if echo | ${CXX:-g++} -dM -E -x c++ - 2> /dev/null | grep -q '^#define __GNUC__ 12$' &&
-     ! echo | ${CXX:-g++} -dM -E -x c++ - 2> /dev/null | grep -q '__clang__'; then
-    cflags+=(--param=vrp2-mode=vrp)
-  fi
+  cflags=(-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast -shared -fPIC "${gcc12_flags[@]+"${gcc12_flags[@]}"}")
   # 1. mdh default
   dargs=() dnote=""
   if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&

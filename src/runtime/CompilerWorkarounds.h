@@ -14,9 +14,10 @@
  * "already held" test; it compares the region with memcmp now), so this flag
  * is the second guard, for patterns not yet seen.
  *
- * Invariants: the flags are empty for every other compiler (Clang, GCC 11 and
- * 13+, whose spelling of the parameter differs or is gone); asking runs the
- * compiler's preprocessor once, nothing is cached between calls.
+ * Invariants: the flags are empty for every other compiler (Clang, and GCC
+ * versions other than 12: the bug and the parameter were only seen and tested
+ * with 12.2); asking runs the compiler's preprocessor once (a few ms), nothing
+ * is cached between calls.
  */
 #pragma once
 
