@@ -172,9 +172,16 @@ bool readConfigJson(const std::string &arg, nlohmann::json &json, std::string &e
       repeated = parsed.get<std::string>();
     return true;
   };
-  json = nlohmann::json::parse(text, strict, /*allow_exceptions=*/false);
-  if (json.is_discarded()) {
-    error = fmt::format("{} is not valid JSON", configArgumentName(arg));
+  try {
+    json = nlohmann::json::parse(text, strict);
+  } catch (const nlohmann::json::parse_error &e) {
+    // nlohmann's message names the line and column and what it expected:
+    // "[json.exception.parse_error.101] parse error at line 5, column 23: syntax
+    // error while parsing object separator - unexpected string literal; expected ','".
+    std::string where = e.what();
+    const std::string marker = "parse error at ";
+    if (const size_t at = where.find(marker); at != std::string::npos) where = where.substr(at + marker.size());
+    error = fmt::format("{} is not valid JSON: {}", configArgumentName(arg), where);
     return false;
   }
   if (!repeated.empty()) {

@@ -227,7 +227,11 @@ check_config '{"levels": [{"layer": "COR", "extra": 1}]}' 'unknown field `extra`
 check_config '{"levels": [{"tile": [1]}]}' '`levels[0]` needs the field `layer`'
 check_config '{"stages": [{"buffer": "A", "layer": "L1", "panel": 1.5}]}' '`stages[0].panel` must be an integer that fits in 64 bits, not 1.5'
 check_config '{"simd_dim": true}' '`simd_dim` must be an integer that fits in 32 bits, not true'
+# Malformed JSON: the message names the line and column and what the parser expected.
+check_config '{"threads": 1,}' "the JSON text is not valid JSON: line 1, column 15: syntax error while parsing object key - unexpected '}'; expected string literal"
 grep -q "json.exception" "$tmp/err" && fail "nlohmann's own text in a --config message"
+printf '{\n  "threads": 1\n  "model": "openmp"\n}\n' > "$tmp/missing_comma.json"
+check_config "$tmp/missing_comma.json" "missing_comma.json\` is not valid JSON: line 3, column 9: syntax error while parsing object - unexpected string literal; expected '}'"
 # Inline JSON text is not named as if it were a file; a bad --config is a usage error (2) in every command.
 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=code --config '{"threads": "4"}' > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -qF 'error: --config the JSON text: `threads`' "$tmp/err" || { cat "$tmp/err"; fail "--config text exited $rc or was named as a file"; }
