@@ -126,6 +126,7 @@ int main(int argc, char **argv) {
   o.keepDir = keep;
   o.backend = backend;
   int programs = 0, totalConfigs = 0, failed = 0, passed = 0, unusable = 0;
+  bool interrupted = false;
   auto start = std::chrono::steady_clock::now();
   auto runOne = [&](const std::string &path, const std::string &text, const std::string &ent, const MetaSettings &settings,
                     uint64_t s, const std::string &label) {
@@ -158,6 +159,10 @@ int main(int argc, char **argv) {
     for (const auto &[k, n] : o.runtimeSizes) labelWithSizes += fmt::format(" {}={}", k, n);
     o.seed = s;
     auto r = testing::diffTest(*prog, text.empty() ? path : "\n" + text, o);
+    if (r.interrupted) {
+      interrupted = true;
+      return;
+    }
     if (!r.unusable.empty()) {
       fmt::print(stderr, "error: {}: {}\n", labelWithSizes, r.unusable);
       ++unusable;
@@ -174,7 +179,7 @@ int main(int argc, char **argv) {
     }
   };
   if (generate > 0) {
-    for (int i = 0; i < generate; ++i) {
+    for (int i = 0; i < generate && !interrupted; ++i) {
       uint64_t s = seed * 1000003 + uint64_t(i);
       auto g = testing::generateProgram(s);
       if (verbose) fmt::print("--- generated #{} (seed {}): {}\n{}", i, s, g.summary, g.source);
@@ -198,6 +203,12 @@ int main(int argc, char **argv) {
       return 2;
     }
     runOne(file, "", entry, settings, seed, fmt::format("{} {}", file, entry));
+  }
+  if (interrupted) {
+    // Ctrl-C while the generated code was compiling (the compiler died of it).
+    std::fflush(stdout);
+    fmt::print(stderr, "difftest: interrupted after {} programs ({} failing)\n", programs, failed);
+    return 130;
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fmt::print("difftest: {} programs, {} configurations, {} failing programs, {:.1f} s\n", programs, totalConfigs, failed, secs);

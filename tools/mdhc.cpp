@@ -641,11 +641,13 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
                                         : codegen::emitOpenMP(lowered);
     std::string flags = kernel.flags;
     if (backend == "cuda") flags += " " + runtime::cudaArchFlag(*cudaDevice);
+    runtime::BuildFailure failure;
     auto lib = runtime::NativeLibrary::build(kernel.source, flags, err, "",
-                                             backend == "cuda" ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
+                                             backend == "cuda" ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx,
+                                             &failure);
     if (!lib) {
       fmt::print(stderr, "error: {}\n", err);
-      return 1;
+      return failure == runtime::BuildFailure::Interrupted ? 130 : 1; // 130: a shell's status for Ctrl-C
     }
     data::BufferSet outputs;
     std::vector<void *> ptrs;

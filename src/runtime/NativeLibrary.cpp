@@ -6,6 +6,7 @@
 #include "runtime/CompilerWorkarounds.h"
 #include "runtime/CudaDevice.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -31,7 +32,11 @@ NativeLibrary::~NativeLibrary() {
 }
 
 std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, const std::string &flags, std::string &error,
-                                                    const std::string &keepDir, Toolchain toolchain) {
+                                                    const std::string &keepDir, Toolchain toolchain,
+                                                    BuildFailure *failure) {
+  BuildFailure ignored;
+  BuildFailure &why = failure ? *failure : ignored;
+  why = BuildFailure::Setup;
   const bool cuda = toolchain == Toolchain::Cuda;
   const std::string nvcc = cuda ? cudaCompiler() : "";
   if (cuda && nvcc.empty()) {
@@ -63,15 +68,29 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
       return nullptr;
     }
   }
-  std::string cmd = cuda ? fmt::format("'{}' {} -shared -Xcompiler -fPIC -o '{}' '{}' > '{}' 2>&1", nvcc, flags, so, src, log)
-                         : fmt::format("{} -std=c++17 {}{} -shared -fPIC -o '{}' '{}' > '{}' 2>&1", hostCompiler(), flags,
-                                       hostCompilerWorkaroundFlags(hostCompiler()), so, src, log);
+  // The command as messages show it: without the redirection into a log that
+  // is removed with the build directory once the message is written.
+  const std::string shown = cuda ? fmt::format("'{}' {} -shared -Xcompiler -fPIC -o '{}' '{}'", nvcc, flags, so, src)
+                                 : fmt::format("{} -std=c++17 {}{} -shared -fPIC -o '{}' '{}'", hostCompiler(), flags,
+                                               hostCompilerWorkaroundFlags(hostCompiler()), so, src);
+  const std::string cmd = fmt::format("{} > '{}' 2>&1", shown, log);
   int rc = std::system(cmd.c_str());
+  // A Ctrl-C reaches the compiler (same process group) and the shell running
+  // it: the shell dies of the signal or exits 128 + its number.
+  const bool interrupted =
+      rc != -1 && ((WIFSIGNALED(rc) && (WTERMSIG(rc) == SIGINT || WTERMSIG(rc) == SIGTERM)) ||
+                   (WIFEXITED(rc) && (WEXITSTATUS(rc) == 128 + SIGINT || WEXITSTATUS(rc) == 128 + SIGTERM)));
+  if (interrupted) {
+    why = BuildFailure::Interrupted;
+    error = "interrupted while compiling the generated code";
+    return nullptr;
+  }
   if (rc != 0) {
     std::ifstream in(log);
     std::string text((std::istreambuf_iterator<char>(in)), {});
     if (text.size() > 4000) text = text.substr(0, 4000) + "\n...";
-    error = fmt::format("compiling the generated code failed ({}):\n{}", cmd, text);
+    why = BuildFailure::Compile;
+    error = fmt::format("compiling the generated code failed ({}):\n{}", shown, text);
     return nullptr;
   }
   // Pin the OpenMP runtime: when the last kernel library is unloaded, its
@@ -79,9 +98,11 @@ std::unique_ptr<NativeLibrary> NativeLibrary::build(const std::string &source, c
   dlopen("libgomp.so.1", RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
   lib->handle_ = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib->handle_) {
+    why = BuildFailure::Load;
     error = fmt::format("cannot load {}: {}", so, dlerror());
     return nullptr;
   }
+  why = BuildFailure::None;
   return lib;
 }
 

@@ -23,6 +23,12 @@ using GenericEntry = int (*)(const int64_t *sizes, void *const *buffers);
 /// code) or nvcc (a .cu file, kernels and host code).
 enum class Toolchain { HostCxx, Cuda };
 
+/// Why build() returned nullptr.  Interrupted: the compiler died of Ctrl-C or
+/// SIGTERM (std::system ignores SIGINT in the caller while the compiler runs,
+/// so the caller learns of a Ctrl-C only this way, and should stop as if it
+/// had received it rather than report a compiler failure).
+enum class BuildFailure { None, Setup, Compile, Interrupted, Load };
+
 class NativeLibrary {
 public:
   ~NativeLibrary();
@@ -32,7 +38,8 @@ public:
   /// Compiles `source` with `flags` (plus -shared -fPIC; HostCxx also adds
   /// -std=c++17) and loads it.
   static std::unique_ptr<NativeLibrary> build(const std::string &source, const std::string &flags, std::string &error,
-                                              const std::string &keepDir = "", Toolchain toolchain = Toolchain::HostCxx);
+                                              const std::string &keepDir = "", Toolchain toolchain = Toolchain::HostCxx,
+                                              BuildFailure *failure = nullptr);
   /// The generic `<name>_run` entry, or nullptr.
   GenericEntry entry(const std::string &name) const;
 

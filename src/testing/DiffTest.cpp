@@ -232,8 +232,13 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     }
   }
   std::string err;
+  runtime::BuildFailure failure;
   auto lib = runtime::NativeLibrary::build(source, flags, err, opts.keepDir,
-                                          cuda ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx);
+                                          cuda ? runtime::Toolchain::Cuda : runtime::Toolchain::HostCxx, &failure);
+  if (failure == runtime::BuildFailure::Interrupted) {
+    res.interrupted = true;
+    return res;
+  }
   auto reproducer = [&](size_t i, const std::string &what) {
     return fmt::format("MISMATCH {}\n  program: {}\n  instance: {}{}\n  seed: {}\n  configuration: {}\n", what, programText,
                        prog.instanceName,

@@ -54,6 +54,9 @@ struct DiffTestResult {
   /// interpreter rejects (e.g. run-time sizes that put an access outside
   /// its buffer).  Nothing was run.
   std::string unusable;
+  /// The compiler died of Ctrl-C (or SIGTERM) while building the generated
+  /// code: nothing was compared, and the caller should stop.
+  bool interrupted = false;
 };
 
 /// `programText` is echoed into reproducers (the .mdh source or its path).

@@ -407,4 +407,17 @@ for be in "opencl WG WI" "cuda BLK THR"; do
     -o "$tmp/partial-$backend" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; fail "a partial $backend configuration without model"; }
   grep -Eq "\"model\": *\"$backend\"" "$tmp/partial-$backend"/*.config.json || fail "the $backend configuration's model"
 done
+# Ctrl-C while the generated code compiles: "interrupted" and the shell's 130, not a compiler
+# failure (exit 1 with an empty log); an existing output file is kept.
+echo keep > "$tmp/kept.npy"
+MDH_CXX="$dir/interrupted_cxx.sh" $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out "O=$tmp/kept.npy" \
+  > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 130 ] && grep -q "error: interrupted while compiling the generated code" "$tmp/err" ||
+  { cat "$tmp/err"; fail "mdhc run interrupted while compiling exited $rc"; }
+grep -q "compiling the generated code failed" "$tmp/err" && fail "an interrupted compile was reported as failed"
+[ "$(cat "$tmp/kept.npy")" = keep ] || fail "an interrupted mdhc run changed its output file"
+MDH_CXX="$dir/interrupted_cxx.sh" $difftest --generate 3 --configs 1 --seed 5 > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc = 130 ] && grep -q "difftest: interrupted after 0 programs" "$tmp/err" ||
+  { cat "$tmp/out" "$tmp/err"; fail "mdh-difftest interrupted while compiling exited $rc"; }
+grep -q "MISMATCH\|FAIL" "$tmp/out" && fail "mdh-difftest reported an interrupted compile as a mismatch"
 echo "1 passed, 0 failed"
