@@ -91,7 +91,8 @@ int runTuning(const hl::Program &prog, const DriverOptions &o, std::optional<ll:
   CandidateBackend &backend = *backendPtr;
   try {
     TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
-    if (db.ignoredLines()) fmt::print(stderr, "note: {} unreadable line(s) of {} ignored (a crash mid-write)\n", db.ignoredLines(), db.path());
+    if (db.tornLastLine()) fmt::print(stderr, "note: the torn last line of {} ignored (a crash mid-write)\n", db.path());
+    for (const auto &p : db.problems()) fmt::print(stderr, "warning: {}\n", p);
     TuneOptions opts = o.tune;
     if (o.remainingBudgetOnly) {
       int done = int(db.records().size());
@@ -181,6 +182,7 @@ int showTuning(const hl::Program &prog, const DriverOptions &o) {
   CandidateBackend &backend = *backendPtr;
   try {
     TuningDb db(o.dbDir.empty() ? TuningDb::defaultDir() : o.dbDir, tuningKey(prog, o.sets, backend));
+    for (const auto &p : db.problems()) fmt::print(stderr, "warning: {}\n", p);
     const auto &k = db.key();
     fmt::print("database: {}\nentry: {}  instantiation: {}  backend: {}\nmachine: {}\nprogram hash: {}\n", db.path(), k.entry,
                k.instantiation.empty() ? "(none: the entry takes no meta-arguments)" : k.instantiation, k.backend, k.machine,

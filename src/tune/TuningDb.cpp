@@ -130,30 +130,41 @@ TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(
     throw DbError(fmt::format("the tuning database `{}` is larger than 1 GiB (or never ends); move it away or pass --db DIR", path_));
   case BoundedRead::Failed: throw DbError(fmt::format("cannot read the tuning database `{}`: {}; pass --db DIR", path_, why));
   }
-  size_t pos = 0;
+  size_t pos = 0, lineNo = 0;
   bool first = true;
+  keyChecked_ = false;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     bool torn = nl == std::string::npos; // a crash mid-append: ignored, cut off by the next writer
     std::string line = text.substr(pos, torn ? std::string::npos : nl - pos);
     pos = torn ? text.size() : nl + 1;
+    ++lineNo;
     if (torn) {
       ++ignored_;
+      tornLast_ = true;
       break;
     }
+    auto damaged = [&] {
+      ++ignored_;
+      damaged_.push_back(lineNo);
+    };
     json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
-      ++ignored_;
+      damaged();
+      first = false;
       continue;
     }
     std::string kind = j.value("kind", "");
-    if (first && kind == "key" && j.value("key", json()) != key_.toJson())
-      throw DbError(fmt::format("`{}` belongs to a different key (hash collision or a renamed file); move it away", path_));
+    if (first && kind == "key") {
+      if (j.value("key", json()) != key_.toJson())
+        throw DbError(fmt::format("`{}` belongs to a different key (hash collision or a renamed file); move it away", path_));
+      keyChecked_ = true;
+    }
     first = false;
     if (kind == "measurement") {
       TuningRecord r;
       if (fromJson(j, r)) records_.push_back(std::move(r));
-      else ++ignored_;
+      else damaged();
     } else if (kind == "session") {
       SessionRecord s;
       s.stop = j.value("stop", "");
@@ -165,9 +176,31 @@ TuningDb::TuningDb(std::string dir, TuningKey key) : dir_(std::move(dir)), key_(
     } else if (kind == "confirmation") {
       ConfirmationRecord c;
       if (confirmationFromJson(j, c)) confirmations_.push_back(std::move(c));
-      else ++ignored_;
+      else damaged();
+    } else if (kind != "key" || lineNo != 1) {
+      damaged(); // an unknown kind, or a second key line
     }
   }
+  // An empty file or one that holds only a torn key line (a crash during the very first
+  // append) has nothing to check yet.
+  if (lineNo == 0 || (lineNo == 1 && tornLast_)) keyChecked_ = true;
+}
+
+std::vector<std::string> TuningDb::problems() const {
+  std::vector<std::string> out;
+  if (!keyChecked_)
+    out.push_back(fmt::format("the first line of `{}` is not its key line, so its records cannot be checked to belong to "
+                              "this program and machine; they are used as they are (move the file away to start afresh)",
+                              path_));
+  if (!damaged_.empty()) {
+    std::vector<std::string> shown;
+    for (size_t i = 0; i < damaged_.size() && i < 5; ++i) shown.push_back(std::to_string(damaged_[i]));
+    if (damaged_.size() > 5) shown.push_back("...");
+    out.push_back(fmt::format("{} damaged line(s) of `{}` ignored (line {}): mdhc writes no such lines, so the file was "
+                              "changed by something else, and the measurements in them are lost",
+                              damaged_.size(), path_, fmt::join(shown, ", ")));
+  }
+  return out;
 }
 
 TuningDb::~TuningDb() {

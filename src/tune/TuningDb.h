@@ -120,7 +120,19 @@ public:
   const std::vector<TuningRecord> &records() const { return records_; }
   const std::vector<SessionRecord> &sessions() const { return sessions_; }
   const std::vector<ConfirmationRecord> &confirmations() const { return confirmations_; }
+  /// Lines the reader skipped: a torn last line (a crash mid-append, normal)
+  /// and damagedLines() (not normal: mdhc never writes them).
   size_t ignoredLines() const { return ignored_; }
+  bool tornLastLine() const { return tornLast_; }
+  /// 1-based numbers of complete lines that are not readable records: the file
+  /// was edited or damaged by something else, and what they held is lost.
+  const std::vector<size_t> &damagedLines() const { return damaged_; }
+  /// False when the file's first line is not a readable key line, so its
+  /// records could not be checked to belong to this key.
+  bool keyChecked() const { return keyChecked_; }
+  /// Sentences for a warning about the file's state (empty when it is sound or
+  /// only has a torn last line).
+  std::vector<std::string> problems() const;
   const TuningRecord *find(const std::string &configHash) const;
   /// The fastest entry of the latest confirmation, else the fastest record, among the
   /// records whose configuration `usable` accepts (all when it is empty): a record read
@@ -148,6 +160,9 @@ private:
   std::vector<SessionRecord> sessions_;
   std::vector<ConfirmationRecord> confirmations_;
   size_t ignored_ = 0;
+  bool tornLast_ = false;
+  std::vector<size_t> damaged_;
+  bool keyChecked_ = true; // no file yet: nothing to check
   int fd_ = -1;
 };
 

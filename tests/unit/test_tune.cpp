@@ -231,6 +231,69 @@ TEST_CASE("the tuning database ignores a torn last line and keeps records") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("the tuning database reports damaged lines in the middle and an unreadable key line") {
+  std::string dir = tempDir();
+  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r;
+  r.config.levels = {{"COR", {1}, {0}}};
+  r.ok = true;
+  r.median = 0.5;
+  std::string path;
+  {
+    tune::TuningDb db(dir, key);
+    for (const char *h : {"a", "b", "c"}) {
+      r.configHash = h;
+      db.append(r);
+    }
+    path = db.path();
+  }
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(path);
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
+  REQUIRE(lines.size() == 4); // the key line and three measurements
+  auto rewrite = [&](const std::vector<std::string> &ls) {
+    std::ofstream out(path, std::ios::trunc);
+    for (const auto &l : ls) out << l << "\n";
+  };
+  {
+    tune::TuningDb db(dir, key);
+    CHECK(db.keyChecked());
+    CHECK(db.damagedLines().empty());
+    CHECK(db.problems().empty());
+  }
+  // Line 3 cut short, and garbage inserted after it: both are complete lines, no torn tail.
+  rewrite({lines[0], lines[1], lines[2].substr(0, lines[2].size() / 2), "garbage", lines[3]});
+  {
+    tune::TuningDb db(dir, key);
+    CHECK(db.records().size() == 2);
+    CHECK_FALSE(db.tornLastLine());
+    CHECK(db.damagedLines() == std::vector<size_t>{3, 4});
+    REQUIRE(db.problems().size() == 1);
+    CHECK(db.problems()[0].find("2 damaged line(s)") != std::string::npos);
+    CHECK(db.problems()[0].find("(line 3, 4)") != std::string::npos);
+  }
+  // The key line itself damaged: the records are read, but nothing vouches for them.
+  rewrite({"{\"key\": broken", lines[1], lines[2], lines[3]});
+  {
+    tune::TuningDb db(dir, key);
+    CHECK(db.records().size() == 3);
+    CHECK_FALSE(db.keyChecked());
+    REQUIRE(db.problems().size() == 2);
+    CHECK(db.problems()[0].find("is not its key line") != std::string::npos);
+  }
+  // Only a torn last line: normal after a crash, no warning.
+  rewrite({lines[0], lines[1]});
+  { std::ofstream(path, std::ios::app) << R"({"kind":"measurement","hash":"x","con)"; }
+  {
+    tune::TuningDb db(dir, key);
+    CHECK(db.tornLastLine());
+    CHECK(db.problems().empty());
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("a full disk is a clear error and leaves the database intact") {
   std::string dir = tempDir();
   tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
