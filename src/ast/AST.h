@@ -119,6 +119,9 @@ struct Stmt {
   /// If: where the then-branch's block ends (after its `}`); 0 when unknown.  The
   /// formatter keeps a comment inside `else { /* c */ ... }` out of the then-branch.
   uint32_t thenEnd = 0;
+  /// Error (a statement with a syntax error that is not checked): the names in its
+  /// text, which it may have meant to declare; later uses of them report nothing.
+  std::vector<Ident> damagedNames;
 };
 
 // ---- combine operators ------------------------------------------------------------------

@@ -6,6 +6,7 @@
  * stages see a well-formed tree.
  */
 #include "parse/Parser.h"
+#include "support/EditDistance.h"
 
 #include "parse/NestingCheck.h"
 #include "parse/Tokens.h"
@@ -158,6 +159,10 @@ public:
     if (hint.empty() && std::find(expected.begin(), expected.end(), "`;`") != expected.end() &&
         tok->getType() != antlr4::Token::EOF)
       hint = "a `;` may be missing before this";
+    if (hint.empty() || hint == "a `;` may be missing before this") {
+      const std::string keyword = misspeltKeywordHint(tokenStream, tok);
+      if (!keyword.empty()) hint = keyword;
+    }
     (void)msg;
     // A block left open shows up only where the next declaration (or the end of the
     // file) begins, often far below the `{`: point at the `{` too.
@@ -167,6 +172,26 @@ public:
     if (open && hint.empty()) hint = "add `}` to close the block";
     diags_.error("E0001", r, message, hint);
     if (open) diags_.note(range(open), "this `{` is not closed");
+  }
+
+  /// `retrun a;`, `improt std;`: a name that begins a statement or declaration and is
+  /// a keyword misspelt, followed by the token the parser did not expect.
+  /// The unexpected token itself when it is such a name (between declarations, where no
+  /// name can begin one: `improt std;`), else the name before it (in a statement the
+  /// parser takes `retrun` for an assignment's target and fails at `a`).
+  static std::string misspeltKeywordHint(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    if (!ts || tok->getTokenIndex() == size_t(-1)) return {};
+    static const std::vector<std::string> keywords = {"return", "let",     "mut",  "if",  "else", "import",
+                                                      "fn",     "combine", "view", "mdh", "record"};
+    for (antlr4::Token *word : {tok, previousToken(ts, tok)}) {
+      if (!word || word->getType() != P::ID) continue;
+      antlr4::Token *before = previousToken(ts, word);
+      const std::string b = before ? before->getText() : "";
+      if (before && b != "{" && b != "}" && b != ";") continue;
+      const std::string close = closestWord(word->getText(), keywords);
+      if (!close.empty()) return fmt::format("`{}` is not a keyword: did you mean `{}`?", word->getText(), close);
+    }
+    return {};
   }
 
   /// How to write a mathematical operator symbol in ASCII (empty: not one).
@@ -786,6 +811,13 @@ private:
       if (l->typeRef()) s->declaredType = typeRef(l->typeRef());
       s->value = expr(l->expr());
     } else if (auto *a = dynamic_cast<P::AssignStmtContext *>(c)) {
+      // An "assignment" with a syntax error in it is often the recovery's guess, not the
+      // program's: `retrun a;` (a made-up `=`), `lte x = a;` (`x` dropped).  Nothing in it
+      // is checked, and the names it holds are known afterwards (`return x;` is no error).
+      if (!a->op || a->op->getTokenIndex() == size_t(-1) || treeHasError(a)) {
+        s->damagedNames = namesIn(c);
+        return s; // Kind::Error
+      }
       s->kind = ast::Stmt::Kind::Assign;
       s->name = ident(a->ident());
       s->assignOp = a->op ? a->op->getText() : "=";
@@ -813,6 +845,24 @@ private:
       s->body = block(b->block());
     }
     return s;
+  }
+
+  /// The names (identifier tokens) of the source text of `c`.
+  std::vector<ast::Ident> namesIn(antlr4::ParserRuleContext *c) const {
+    std::vector<ast::Ident> out;
+    if (!c || !c->getStart() || !c->getStop()) return out;
+    const size_t first = c->getStart()->getTokenIndex(), last = c->getStop()->getTokenIndex();
+    if (first == size_t(-1) || last == size_t(-1)) return out;
+    for (size_t i = first; i <= last && i < tokens_.size(); ++i) {
+      antlr4::Token *t = tokens_.get(i);
+      if (t->getType() == P::ID && t->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+        ast::Ident id;
+        id.name = t->getText();
+        id.range = range(t);
+        out.push_back(std::move(id));
+      }
+    }
+    return out;
   }
 
   /// E0008, once per file: the node at `r` is dropped (an Error node), and
@@ -919,6 +969,33 @@ private:
   }
 };
 
+/// ANTLR's recovery, except between declarations: a token there that cannot begin one
+/// (`improt std;`) made the module rule throw, and its recovery consumed the rest of
+/// the file, so nothing after the typo was parsed or checked.  Here the error is
+/// reported as usual and the tokens up to the next word that can only begin a
+/// declaration are skipped.
+class TopLevelRecovery : public antlr4::DefaultErrorStrategy {
+public:
+  void sync(antlr4::Parser *parser) override {
+    if (!dynamic_cast<P::ModuleContext *>(parser->getContext()) || inErrorRecoveryMode(parser))
+      return antlr4::DefaultErrorStrategy::sync(parser);
+    antlr4::Token *t = parser->getCurrentToken();
+    if (t->getType() == antlr4::Token::EOF || beginsDeclaration(t)) return;
+    beginErrorCondition(parser);
+    parser->notifyErrorListeners(t, "extraneous input", nullptr);
+    while (parser->getCurrentToken()->getType() != antlr4::Token::EOF && !beginsDeclaration(parser->getCurrentToken()))
+      parser->consume();
+    endErrorCondition(parser);
+  }
+
+private:
+  static bool beginsDeclaration(antlr4::Token *t) {
+    const std::string w = t->getText();
+    return t->getType() != P::ID &&
+           (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@");
+  }
+};
+
 } // namespace
 
 std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, DiagnosticEngine &diags,
@@ -954,7 +1031,7 @@ std::unique_ptr<ast::Module> parseModule(const SourceManager &sm, FileId file, D
     } catch (...) {
       tokens.seek(0);
       parser.reset();
-      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+      parser.setErrorHandler(std::make_shared<TopLevelRecovery>());
       parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
       try {
         tree = parser.module();

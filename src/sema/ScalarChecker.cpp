@@ -191,7 +191,12 @@ private:
     auto st = std::make_unique<SStmt>();
     st->range = s.range;
     switch (s.kind) {
-    case ast::Stmt::Kind::Error: return nullptr;
+    case ast::Stmt::Kind::Error:
+      // A statement with a syntax error may have meant to declare its names: later uses
+      // of them are not reported (the syntax error is), and they have no type to mislead.
+      for (const auto &name : s.damagedNames)
+        if (lookup(name.name) < 0) declare(name, Type::error(), /*isMutable=*/true);
+      return nullptr;
     case ast::Stmt::Kind::Let: {
       Type declared = s.declaredType ? I.resolveType(*s.declaredType, env) : Type::error();
       SExprPtr v = s.value ? expr(*s.value, s.declaredType ? &declared : nullptr) : nullptr;
