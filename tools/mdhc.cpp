@@ -341,6 +341,30 @@ std::unique_ptr<hl::Program> instanceToTune(Compilation &comp, const Common &c, 
   return prog;
 }
 
+/// The directories `-o DIR` creates (as `mkdir -p`), removed again when the command fails
+/// and leaves them empty: a failed compile leaves nothing behind.
+class NewDirectories {
+public:
+  explicit NewDirectories(const std::string &dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec).lexically_normal();
+    if (!ec && p.filename().empty()) p = p.parent_path(); // `out/`
+    for (; !ec && !p.empty() && !fs::exists(p, ec) && p != p.parent_path(); p = p.parent_path()) created_.push_back(p);
+    fs::create_directories(dir, ec);
+  }
+  NewDirectories(const NewDirectories &) = delete;
+  NewDirectories &operator=(const NewDirectories &) = delete;
+  void keep() { created_.clear(); }
+  ~NewDirectories() {
+    std::error_code ec;
+    for (const auto &p : created_) std::filesystem::remove(p, ec); // deepest first; fails where not empty
+  }
+
+private:
+  std::vector<std::filesystem::path> created_;
+};
+
 int runCompile(const Common &c, const std::string &entry, const std::vector<std::string> &sets, const std::string &configPath,
                int threads, const std::string &backend, const std::string &outDir, const std::string &name, bool strictFp,
                bool tuned = false, const std::string &depfile = "") {
@@ -378,8 +402,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
                 : backend == "cuda" ? codegen::emitCuda(lowered, name)
                                     : codegen::emitOpenMP(lowered, name);
   const std::string ext = backend == "cuda" ? ".cu" : ".cpp";
-  std::error_code ec;
-  std::filesystem::create_directories(outDir, ec);
+  NewDirectories madeOutDir(outDir);
   auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
   try {
     data::AtomicFileSet files;
@@ -399,6 +422,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
     fmt::print(stderr, "error: {}\n", e.what());
     return 1;
   }
+  madeOutDir.keep();
   if (!c.quiet) {
     // CUDA: the GPU here when there is one (its configuration was validated for it), else sm_80.
     std::string compiler = "c++ -std=c++17";

@@ -420,4 +420,14 @@ MDH_CXX="$dir/interrupted_cxx.sh" $difftest --generate 3 --configs 1 --seed 5 > 
 [ $rc = 130 ] && grep -q "difftest: interrupted after 0 programs" "$tmp/err" ||
   { cat "$tmp/out" "$tmp/err"; fail "mdh-difftest interrupted while compiling exited $rc"; }
 grep -q "MISMATCH\|FAIL" "$tmp/out" && fail "mdh-difftest reported an interrupted compile as a mismatch"
+# A failed compile leaves no directory behind that -o created (it made `-o` and its missing parents).
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q --depfile "$tmp/no-such-dir/d.d" -o "$tmp/made/out" 2> "$tmp/err" &&
+  fail "a depfile in a missing directory was accepted"
+grep -q "does not exist" "$tmp/err" || { cat "$tmp/err"; fail "no message for the depfile's missing directory"; }
+[ -e "$tmp/made" ] && fail "a failed compile left the directory -o created"
+mkdir "$tmp/existing"
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q --depfile "$tmp/no-such-dir/d.d" -o "$tmp/existing" 2> /dev/null
+[ -d "$tmp/existing" ] || fail "a failed compile removed a directory it did not create"
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q -o "$tmp/made/out/" || fail "compile -o DIR/"
+[ -f "$tmp/made/out/gaps_5.cpp" ] || fail "compile -o with missing parents"
 echo "1 passed, 0 failed"
