@@ -183,7 +183,8 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
       }
     }
     if (l.tile.size() != D) {
-      errs.push_back(fmt::format("level `{}`: `tile` has {} entries, the program has {} dimensions", l.layer, l.tile.size(), D));
+      errs.push_back(fmt::format("level `{}`: `tile` has {} {}, the program has {} {}", l.layer, l.tile.size(),
+                                 l.tile.size() == 1 ? "entry" : "entries", D, D == 1 ? "dimension" : "dimensions"));
       continue;
     }
     for (size_t d = 0; d < D; ++d) {

@@ -150,7 +150,8 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
   std::vector<int64_t> prev = concreteSizes(p);
   for (const auto &l : c.levels) {
     if (l.tile.size() != D) {
-      errs.push_back(fmt::format("level `{}`: `tile` has {} entries, the program has {} dimensions", l.layer, l.tile.size(), D));
+      errs.push_back(fmt::format("level `{}`: `tile` has {} {}, the program has {} {}", l.layer, l.tile.size(),
+                                 l.tile.size() == 1 ? "entry" : "entries", D, D == 1 ? "dimension" : "dimensions"));
       return errs;
     }
     for (size_t d = 0; d < D; ++d) {
@@ -166,7 +167,8 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
     // Chunks walk the work-group tile along point-wise reduced dimensions; each
     // work-item folds the whole chunk there (no split of a chunk over work-items).
     if (c.chunk.size() != D) {
-      errs.push_back(fmt::format("`chunk` has {} entries, the program has {} dimensions", c.chunk.size(), D));
+      errs.push_back(fmt::format("`chunk` has {} {}, the program has {} {}", c.chunk.size(),
+                                 c.chunk.size() == 1 ? "entry" : "entries", D, D == 1 ? "dimension" : "dimensions"));
       return errs;
     }
     if (m.name != "cuda")

@@ -227,6 +227,7 @@ check_config '{"levels": [{"layer": "COR", "extra": 1}]}' 'unknown field `extra`
 check_config '{"levels": [{"tile": [1]}]}' '`levels[0]` needs the field `layer`'
 check_config '{"stages": [{"buffer": "A", "layer": "L1", "panel": 1.5}]}' '`stages[0].panel` must be an integer that fits in 64 bits, not 1.5'
 check_config '{"simd_dim": true}' '`simd_dim` must be an integer that fits in 32 bits, not true'
+check_config '{"levels":[{"layer":"COR","order":[0,1],"tile":[1,1]}]}' 'level `COR`: `tile` has 2 entries, the program has 1 dimension'
 # Malformed JSON: the message names the line and column and what the parser expected.
 check_config '{"threads": 1,}' "the JSON text is not valid JSON: line 1, column 15: syntax error while parsing object key - unexpected '}'; expected string literal"
 grep -q "json.exception" "$tmp/err" && fail "nlohmann's own text in a --config message"
