@@ -59,7 +59,7 @@ int main(int argc, char **argv) {
   app.add_option("-e,--entry", entry, "mdh to instantiate");
   app.add_option("-s,--set", sets, "meta-parameter values and run-time sizes, e.g. T=i32,N=17")->allow_extra_args(false);
   app.add_option("-I,--include", includes, "import search directory")->allow_extra_args(false);
-  app.add_option("--generate", generate, "test N randomly generated programs")->check(atLeast(0));
+  app.add_option("--generate", generate, "test N randomly generated programs")->check(atLeast(1));
   app.add_option("--configs", configs, "random configurations per program (plus the default)")->check(atLeast(0));
   app.add_option("--config", extraConfigs,
                  "a configuration to test besides the random ones: a JSON file or JSON text (partial ones completed by the default); repeatable")

@@ -167,6 +167,8 @@ for cmd in "$mdhi run $dir/gaps.mdh --entry gaps --set N=5 --seed -1" \
   [ $rc = 2 ] || { cat "$tmp/out"; fail "'$cmd' exited $rc, not 2"; }
   grep -q "^--[a-z-]*: must be at least [01], not -[0-9]" "$tmp/out" || { cat "$tmp/out"; fail "no range message for '$cmd'"; }
 done
+$difftest --generate 0 > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "^--generate: must be at least 1, not 0" "$tmp/out" || { cat "$tmp/out"; fail "--generate 0 exited $rc"; }
 $mdhc check "$dir" 2> "$tmp/err" && fail "a directory was checked as a program"
 grep -q "cannot read \`$dir\`: it is a directory" "$tmp/err" || { cat "$tmp/err"; fail "no directory message"; }
 $mdhi run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out O="$tmp/a.npy" --out O="$tmp/b.npy" 2> "$tmp/err" &&
