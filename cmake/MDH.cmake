@@ -21,8 +21,13 @@
 #
 # The generated source is rebuilt when the .mdh file, a module it imports or
 # the configuration changes: mdhc writes a depfile of every .mdh file it read
-# (Ninja; Makefiles from CMake 3.20), and other generators depend on every
-# .mdh file under the source's and the INCLUDE directories.  It needs only a
+# (Ninja; Makefiles from CMake 3.20 where the build path has no space), and
+# other generators depend on every .mdh file under the source's and the
+# INCLUDE directories.  Not noticed: a new .mdh file that shadows an imported
+# module found further down the search path (reconfigure, or touch the
+# source).  The kernel is compiled with -O3 MDH_ARCH_FLAGS -fno-fast-math
+# (after the project's flags: a project-wide -ffast-math does not reach it)
+# and -ffp-contract=fast, or =off for STRICT_FP.  It needs only a
 # C++17 compiler with OpenMP at build time (and CMake >= 3.19, which reads
 # the configuration's "strict_fp").
 if(NOT MDHC)
@@ -47,9 +52,17 @@ function(mdh_add_library target)
     message(FATAL_ERROR "mdh_add_library(${target}): BACKEND ${ARG_BACKEND} is not openmp or opencl "
                         "(CUDA code comes from `mdhc compile --backend cuda`, built with nvcc)")
   endif()
+  # The target's name is the entry symbol: a C identifier, checked here rather than by the
+  # first build.
+  if(NOT target MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+    string(MAKE_C_IDENTIFIER "${target}" suggestion)
+    message(FATAL_ERROR "mdh_add_library(${target}): the target's name is the C entry symbol and must be a C "
+                        "identifier (ASCII letters, digits and `_`, not a digit first): e.g. ${suggestion}")
+  endif()
   get_filename_component(src ${ARG_SOURCE} ABSOLUTE)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/mdh/${target})
-  set(args compile ${src} --entry ${ARG_ENTRY} --name ${target} --backend ${ARG_BACKEND} -o ${dir})
+  # -q: errors only (the paths and build hint mdhc prints otherwise are not how CMake builds it).
+  set(args compile ${src} --entry ${ARG_ENTRY} --name ${target} --backend ${ARG_BACKEND} -q -o ${dir})
   set(deps ${src})
   if(ARG_SET)
     list(APPEND args --set ${ARG_SET})
@@ -85,7 +98,10 @@ function(mdh_add_library target)
     list(APPEND module_dirs ${inc})
   endforeach()
   # Imported modules: the depfile lists every .mdh file mdhc read.
-  if(CMAKE_GENERATOR MATCHES "Ninja" OR (CMAKE_GENERATOR MATCHES "Makefiles" AND NOT CMAKE_VERSION VERSION_LESS 3.20))
+  # The Makefile generator's depfile support breaks on a binary directory with a space in its
+  # path (CMake 3.25: "No rule to make target 'sub\ dir/.../compiler_depend.ts'"): globbing there.
+  if(CMAKE_GENERATOR MATCHES "Ninja" OR (CMAKE_GENERATOR MATCHES "Makefiles" AND NOT CMAKE_VERSION VERSION_LESS 3.20
+                                          AND NOT CMAKE_CURRENT_BINARY_DIR MATCHES " "))
     list(APPEND args --depfile ${dir}/${target}.d)
     set(depfile DEPFILE ${dir}/${target}.d)
   else()
@@ -105,7 +121,10 @@ function(mdh_add_library target)
   add_library(${target} STATIC ${dir}/${target}.cpp)
   target_include_directories(${target} PUBLIC ${dir})
   target_compile_features(${target} PUBLIC cxx_std_17)
-  target_compile_options(${target} PRIVATE -O3 ${MDH_ARCH_FLAGS} ${contract})
+  # -fno-fast-math: a project-wide -ffast-math (CMAKE_CXX_FLAGS, which come first on the
+  # command line) must not reach the generated code, whose results (NaN tests, --strict-fp,
+  # the reduction order the interpreter checks) assume IEEE arithmetic.
+  target_compile_options(${target} PRIVATE -O3 ${MDH_ARCH_FLAGS} -fno-fast-math ${contract})
   # GCC 12's second value-range pass ("ranger" mode) miscompiles some generated
   # kernels for AVX-512 targets; its legacy mode does not, at no measurable cost
   # (src/runtime/CompilerWorkarounds.h).

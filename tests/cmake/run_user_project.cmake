@@ -28,6 +28,7 @@ run("the user project's OpenCL kernel gave wrong results" ${BIN}/build/app_openc
 run("the strict-FP kernel was contracted into FMAs" ${BIN}/build/app_strict)
 run("a scan called from inside a parallel region gave wrong results" ${BIN}/build/app_nested)
 run("the kernel with an imported module (relative INCLUDE) gave wrong results" ${BIN}/build/app_import 2)
+run("-ffast-math in the project's flags changed the generated kernel's results" "${BIN}/build/fast math/app_fastmath")
 set_weight(2 3)
 run("rebuilding after the imported module changed failed" ${CMAKE_COMMAND} --build ${BIN}/build)
 run("editing an imported module left stale generated code (${GEN})" ${BIN}/build/app_import 3)
@@ -41,6 +42,20 @@ run("configuring the user project with ${other} failed"
     ${CMAKE_COMMAND} -G ${other} -S ${BIN}/src -B ${BIN}/build-other -DMDH_SOURCE_DIR=${SRC} -DMDHC=${MDHC})
 run("building app_import with ${other} failed" ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_import)
 run("the kernel with an imported module gave wrong results (${other})" ${BIN}/build-other/app_import 3)
+run("building in a directory with a space in its path failed (${other})"
+    ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_fastmath)
+run("-ffast-math in the project's flags changed the generated kernel's results (${other})"
+    "${BIN}/build-other/fast math/app_fastmath")
 set_weight(3 2)
 run("rebuilding app_import with ${other} failed" ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_import)
 run("editing an imported module left stale generated code (${other})" ${BIN}/build-other/app_import 2)
+
+# A target name that is no C identifier fails when the project is configured, not when it is built.
+file(WRITE ${BIN}/badname/CMakeLists.txt "cmake_minimum_required(VERSION 3.19)\nproject(bad CXX)\n"
+     "include(${SRC}/cmake/MDH.cmake)\n"
+     "mdh_add_library(matvec-f32 SOURCE ${SRC}/examples/matvec.mdh ENTRY matvec SET T=f32,I=3,K=4)\n")
+execute_process(COMMAND ${CMAKE_COMMAND} -G ${GEN} -S ${BIN}/badname -B ${BIN}/badname/build -DMDHC=${MDHC}
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(rc EQUAL 0 OR NOT err MATCHES "must be a C identifier.*e\\.g\\. +matvec_f32")
+  message(FATAL_ERROR "a target named matvec-f32 was configured (rc ${rc}): ${err}")
+endif()
