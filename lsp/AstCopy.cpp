@@ -94,6 +94,7 @@ StmtPtr copy(const StmtPtr &p, const RangeShift &s) {
   o->hasElse = p->hasElse;
   // An offset, not a range: shifted like one (0 stays "unknown").
   o->thenEnd = p->thenEnd > 0 ? uint32_t(int64_t(p->thenEnd) + s.delta) : 0;
+  for (const auto &n : p->damagedNames) o->damagedNames.push_back(copy(n, s));
   return o;
 }
 

@@ -396,6 +396,22 @@ std::optional<WorkspaceEdit> MdhServer::rename(const std::string &uri, Position 
     error = fmt::format("`{}` is already defined", newName);
     return std::nullopt;
   }
+  // A field or buffer beside one of the new name: two fields `y` of one record (E0209), a buffer
+  // named twice in one view (E0620), or an input that is also an output (E0624).
+  if (sym->kind == Symbol::Kind::Field || sym->kind == Symbol::Kind::Buffer) {
+    for (const Symbol &other : a->index().symbols()) {
+      if (&other == sym || other.kind != sym->kind || other.name != newName) continue;
+      if (sym->kind == Symbol::Kind::Field && other.record == sym->record) {
+        error = fmt::format("record `{}` already has a field `{}`", sym->record ? sym->record->name.name : "", newName);
+        return std::nullopt;
+      }
+      if (sym->kind == Symbol::Kind::Buffer && other.decl == sym->decl) {
+        error = fmt::format("`{}` already has {} buffer `{}`", sym->decl ? sym->decl->name.name : "",
+                            other.outputBuffer ? "an output" : "an input", newName);
+        return std::nullopt;
+      }
+    }
+  }
   if (sym->kind != Symbol::Kind::Decl && sym->kind != Symbol::Kind::Field) {
     // A local name must not capture another name visible where it is used.
     for (const auto &[loc, role] : occs) {
