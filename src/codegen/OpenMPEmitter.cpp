@@ -987,7 +987,10 @@ static inline void mdh_stream_fence() {
   bool vectorTileApplies() const {
     const int s = C.simdDim;
     if (L.strategy != ll::Strategy::Tiled || !L.op || L.op->kind != hl::BinaryOperator::Kind::Builtin) return false;
-    if (L.op->builtin != hl::BuiltinOp::Add && L.op->builtin != hl::BuiltinOp::Mul) return false;
+    // The reductions whose identity starts every lane and that vectorBinary gives lane-wise.
+    const hl::BuiltinOp op = L.op->builtin;
+    if (op != hl::BuiltinOp::Add && op != hl::BuiltinOp::Mul && op != hl::BuiltinOp::Max && op != hl::BuiltinOp::Min)
+      return false;
     if (!hasLanewiseF()) return false;
     return s >= 0 && L.kept[size_t(s)] && accSize <= 1024; // accDims() puts it innermost
   }
@@ -1576,9 +1579,24 @@ static inline void mdh_stream_fence() {
     int64_t updates = 1; // of each lane per pass: the tile's other reduced dimensions
     for (size_t d = 0; d < D; ++d)
       if (isRed(d) && d != s) updates *= tile(last, d);
-    const hl::NarrowCounting n = hl::narrowCounting(P, s, updates, kMinNarrowPasses);
+    hl::NarrowCounting n = hl::narrowCounting(P, s, updates, kMinNarrowPasses);
+    if (!n.bytes) return {};
+    // Lanes no narrower than f's inputs: a compare of i32 inputs in 64 lanes of i8 spans 4
+    // vector registers, and GCC converted its mask lane by lane (a 256-bin histogram of
+    // i32 elements 106 ms, of u8 elements 2 ms). Counting in lanes of the inputs' width
+    // keeps one register per compare; as wide as the result, it is the plain path.
+    size_t inputBytes = 0;
+    for (size_t i = 0; i < P.f->numParams; ++i)
+      if (P.f->localTypes[i].isNumeric()) inputBytes = std::max(inputBytes, P.f->localTypes[i].size());
+    if (inputBytes > size_t(n.bytes)) {
+      const hl::ResultRanges ranges(*P.f);
+      if (inputBytes >= P.f->result.size() || !ranges.result()) return {};
+      n.bytes = int(inputBytes);
+      n.passes = hl::narrowAccumulatorSteps(*ranges.result(), n.bytes) / updates;
+      if (n.passes < kMinNarrowPasses) return {};
+    }
     // Whole vectors of narrow lanes on every target (up to 64-byte vectors).
-    if (!n.bytes || tile(last, s) % (64 / n.bytes) != 0) return {};
+    if (tile(last, s) % (64 / n.bytes) != 0) return {};
     return n;
   }
 
@@ -2337,6 +2355,14 @@ static inline void mdh_stream_fence() {
     const std::string dst = L.directOutput ? "" : "mdh_tmp.data()";
     const bool stream = streamsAlong(p, false);
     if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells));", E));
+    const bool across = p + 1 < D;
+    if (across) {
+      open(fmt::format("if ({} >= 16 && (mdh_cells / ({} * {}) * (({} + 255) / 256) >= mdh_threads || {} < INT64_C(32768)))",
+                       N(D - 1), N(p), N(D - 1), N(D - 1), N(p)));
+      scanAcrossLines(p, dst);
+      close("} else {");
+      ++indent;
+    }
     line(fmt::format("// prefix sum along dimension {}, streamed", p + 1));
     line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
     auto decodeLine = [&]() {
@@ -2421,7 +2447,42 @@ static inline void mdh_stream_fence() {
     close();
     close();
     close();
+    if (across) close();
     if (!L.directOutput) scatter("mdh_tmp.data()");
+  }
+
+  /// streamedScan() along a dimension p other than the last: its lines are strided, so
+  /// instead of one line at a time (each cell a cache line of its own), blocks of 256
+  /// cells along the last dimension step down p together, one running value each, in a
+  /// loop over the block that vectorises; every cell is read and written once, in the
+  /// order of the sequential scan (the same bits).  The blocks and the lines of the
+  /// other dimensions are shared out over the threads.
+  void scanAcrossLines(size_t p, const std::string &dst) {
+    const size_t last = D - 1;
+    std::vector<std::string> c = outCoords("c");
+    line(fmt::format("// prefix sum along dimension {}, blocks of dimension {} side by side", p + 1, last + 1));
+    line(fmt::format("const int64_t mdh_rows = mdh_cells / ({} * {});", N(p), N(last)));
+    line(fmt::format("const int64_t mdh_blocks = ({} + 255) / 256;", N(last)));
+    line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
+    open("for (int64_t mdh_part = 0; mdh_part < mdh_rows * mdh_blocks; ++mdh_part)");
+    line("int64_t mdh_rem = mdh_part / mdh_blocks;");
+    for (size_t k = last; k-- > 0;) {
+      if (k == p) continue;
+      line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", k, N(k), N(k)));
+    }
+    line("(void)mdh_rem;");
+    line(fmt::format("const int64_t mdh_lo = mdh_part % mdh_blocks * 256, mdh_n = std::min<int64_t>(256, {} - mdh_lo);", N(last)));
+    line(fmt::format("alignas(64) {} mdh_run[256];", E));
+    open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
+    line("#pragma omp simd");
+    open("for (int64_t l = 0; l < mdh_n; ++l)");
+    line(fmt::format("const int64_t c{} = mdh_lo + l;", last));
+    line(fmt::format("const {} mdh_v = {};", E, applyF(c)));
+    line(fmt::format("mdh_run[l] = c{} == 0 ? mdh_v : {};", p, applyBinary(*L.op, "mdh_run[l]", "mdh_v")));
+    storeOut(c, "mdh_run[l]", dst);
+    close();
+    close();
+    close();
   }
 
   /// Inclusive scan of the output MDA along dimension d.

@@ -371,10 +371,12 @@ std::string identityOf(const hl::BinaryOperator &op, const Dialect &d) {
   // -0.0 is the exact identity of IEEE addition (+0.0 would turn -0.0 into +0.0).
   case hl::BuiltinOp::Add: return t.isFloat() ? (t.kind == Type::Kind::F32 ? "-0.0f" : "-0.0") : fmt::format("{}(0)", c);
   case hl::BuiltinOp::Mul: return fmt::format("{}(1)", c);
-  // fmax/fmin treat NaN as missing, so ±inf is not an identity for NaN
-  // inputs: use the first value instead.
-  case hl::BuiltinOp::Max: return t.isFloat() ? "" : fmt::format("std::numeric_limits<{}>::lowest()", c);
-  case hl::BuiltinOp::Min: return t.isFloat() ? "" : fmt::format("std::numeric_limits<{}>::max()", c);
+  // mdh_max/mdh_min ignore a NaN operand, so NaN is their exact identity (±inf is not: it
+  // would replace an all-NaN result); an all-NaN reduction still gives NaN.
+  case hl::BuiltinOp::Max:
+    return fmt::format(t.isFloat() ? "std::numeric_limits<{}>::quiet_NaN()" : "std::numeric_limits<{}>::lowest()", c);
+  case hl::BuiltinOp::Min:
+    return fmt::format(t.isFloat() ? "std::numeric_limits<{}>::quiet_NaN()" : "std::numeric_limits<{}>::max()", c);
   case hl::BuiltinOp::And: return t.kind == Type::Kind::Bool ? "true" : fmt::format("({})(~{}(0))", c, c);
   case hl::BuiltinOp::Or: return t.kind == Type::Kind::Bool ? "false" : fmt::format("{}(0)", c);
   case hl::BuiltinOp::Xor: return t.kind == Type::Kind::Bool ? "false" : fmt::format("{}(0)", c);

@@ -300,6 +300,22 @@ template <class T, int N> using mdh_vt __attribute__((vector_size(sizeof(T) * N)
 template <class V, class S> static inline V mdh_vsplat(S s) { return s - V{}; }
 // Lanes of a where the mask m (-1 / 0, lanes of a's size) is set, else of b.
 template <class M, class V> static inline V mdh_vselect(M m, V a, V b) { return (V)((m & (M)a) | (~m & (M)b)); }
+// mdh_max / mdh_min on float lanes, the same per lane: a NaN operand is ignored (a NaN
+// a gives b), -0 < +0. Exact and order-free, so lanes may be combined in any order.
+template <class V> static inline V mdh_vfmax(V a, V b) {
+  typedef decltype(a < b) M; // the lanes' signed integers
+  const M signA = (M)a < M{};
+  V r = mdh_vselect((a > b) | ((a == b) & ~signA), a, b);
+  r = mdh_vselect(b != b, a, r);
+  return mdh_vselect(a != a, b, r);
+}
+template <class V> static inline V mdh_vfmin(V a, V b) {
+  typedef decltype(a < b) M;
+  const M signA = (M)a < M{};
+  V r = mdh_vselect((a < b) | ((a == b) & signA), a, b);
+  r = mdh_vselect(b != b, a, r);
+  return mdh_vselect(a != a, b, r);
+}
 template <class V, class S> static inline V mdh_vload(const S *p) {
   V v;
   std::memcpy(&v, p, sizeof(V));
@@ -373,6 +389,8 @@ std::string vectorBinary(const hl::BinaryOperator &op, const std::string &a, con
   if (t.isFloat()) {
     // mdh_add and mdh_mul are a + b and a * b on floats, also on vectors.
     if (op.builtin == hl::BuiltinOp::Add || op.builtin == hl::BuiltinOp::Mul) return applyBinary(op, a, b);
+    if (op.builtin == hl::BuiltinOp::Max) return fmt::format("mdh_vfmax({}, {})", a, b);
+    if (op.builtin == hl::BuiltinOp::Min) return fmt::format("mdh_vfmin({}, {})", a, b);
     return "";
   }
   const std::string u = fmt::format("mdh_vt<uint{}_t, {}>", t.size() * 8, lanes);

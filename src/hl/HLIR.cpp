@@ -56,7 +56,7 @@ bool BinaryOperator::comm() const {
 
 bool BinaryOperator::hasIdentity() const {
   switch (kind) {
-  case Kind::Builtin: return !(type.isFloat() && (builtin == BuiltinOp::Max || builtin == BuiltinOp::Min));
+  case Kind::Builtin: return true;
   case Kind::User: return false;
   case Kind::Tuple:
     for (const auto &e : elems)

@@ -104,8 +104,9 @@ struct BinaryOperator {
   bool assoc() const;
   bool comm() const;
   /// Whether ⊕ has an identity element usable as an accumulator's start:
-  /// built-ins except float max/min (fmax ignores NaN, so -inf is no identity
-  /// for NaN inputs), tuples of such; user operators have none.
+  /// built-ins (float max/min ignore a NaN operand, so NaN is theirs; -inf is
+  /// none: it would replace an all-NaN result), tuples of such; user operators
+  /// have none.
   bool hasIdentity() const;
   std::string str() const;
   bool sameAs(const BinaryOperator &o) const;
