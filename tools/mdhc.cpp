@@ -108,17 +108,28 @@ int runCheck(const Common &c) {
 }
 
 int runFmt(const Common &c, bool inPlace, bool checkOnly) {
+  // --check: 1 when a file would be reformatted, 2 when one could not be formatted at all
+  // (unreadable, syntax errors), so that a script tells the two apart.
+  const int failed = checkOnly ? 2 : 1;
   int rc = 0;
-  for (const auto &file : c.files) {
+  for (const auto &arg : c.files) {
+    // `-` is standard input (an editor's format command), shown as <stdin>.
+    const bool fromStdin = arg == "-";
+    if (fromStdin && inPlace) {
+      fmt::print(stderr, "error: standard input (`-`) cannot be formatted in place; drop -i to print the result\n");
+      rc = std::max(rc, 2);
+      continue;
+    }
+    const std::string file = fromStdin ? "<stdin>" : arg;
     Compilation comp(optionsFor(c));
     std::string text, reason;
     const size_t maxCodePoints = ParseLimits{}.maxFileCodePoints;
-    const BoundedRead read = readBoundedFile(file, sourceByteLimit(maxCodePoints), text, reason);
+    const BoundedRead read = readBoundedFile(fromStdin ? "/dev/stdin" : file, sourceByteLimit(maxCodePoints), text, reason);
     if (read == BoundedRead::Failed) {
       // The same E0102 as `check` and `run` give (Compilation::addFile).
-      comp.addFile(file);
+      comp.addFile(fromStdin ? "/dev/stdin" : file);
       report(comp, c);
-      rc = 1;
+      rc = std::max(rc, failed);
       continue;
     }
     if (read != BoundedRead::Complete) {
@@ -126,7 +137,7 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
                          fmt::format("`{}` is too large (the limit is {} characters)", file, maxCodePoints),
                          "split it into modules and `import` them");
       report(comp, c);
-      rc = 1;
+      rc = std::max(rc, failed);
       continue;
     }
     FileId id = comp.sources().addFile(file, text);
@@ -135,25 +146,25 @@ int runFmt(const Common &c, bool inPlace, bool checkOnly) {
       // Never rewrite a file we could not parse completely: that could lose text.
       report(comp, c);
       fmt::print(stderr, "{}: not formatted because it has syntax errors\n", file);
-      rc = 1;
+      rc = std::max(rc, failed);
       continue;
     }
     if (outcome.status == FormatOutcome::Status::TooLarge) {
       fmt::print(stderr, "{}: not formatted: {}\n", file, outcome.problem);
-      rc = 1;
+      rc = std::max(rc, failed);
       continue;
     }
     if (outcome.status == FormatOutcome::Status::NotReparsable) {
       fmt::print(stderr, "{}: not formatted: the formatted text would not parse (a formatter bug; please report it):\n{}",
                  file, outcome.problem);
-      rc = 1;
+      rc = std::max(rc, failed);
       continue;
     }
     const std::string &formatted = outcome.text;
     if (checkOnly) {
       if (formatted != text) {
         fmt::print("{}: would be reformatted\n", file);
-        rc = 1;
+        rc = std::max(rc, 1);
       }
     } else if (inPlace) {
       if (formatted == text) continue;
@@ -828,7 +839,7 @@ int main(int argc, char **argv) {
   auto *fmtCmd = app.add_subcommand("fmt", "format files (to stdout, or in place with -i)");
   addCommon(fmtCmd, fmtOpts);
   fmtCmd->add_flag("-i,--in-place", inPlace, "rewrite the files");
-  fmtCmd->add_flag("--check", fmtCheck, "exit 1 if a file is not formatted");
+  fmtCmd->add_flag("--check", fmtCheck, "exit 1 if a file would be reformatted, 2 if one cannot be formatted");
 
   if (int rc = parseCommandLine(app, argc, argv); rc >= 0) return rc;
   for (Common *sub : {&checkOpts, &compileOpts, &runOpts, &tuneOpts, &fmtOpts}) inheritTopLevel(top, *sub);

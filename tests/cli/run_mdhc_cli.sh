@@ -249,6 +249,18 @@ timeout 60 $mdhc check "$tmp/imp/m.mdh" 2> "$tmp/err"; rc=$?
   { head -c 2000 "$tmp/err"; fail "an import of /dev/zero exited $rc without saying why"; }
 timeout 60 $mdhc "$dir/gaps.mdh" --entry gaps --set N=5 --emit=ll --config /dev/zero 2> "$tmp/err"; rc=$?
 [ $rc = 2 ] && grep -q "is larger than" "$tmp/err" || { head -c 2000 "$tmp/err"; fail "--config /dev/zero exited $rc"; }
+# `fmt -` formats standard input (an editor's format command); --check exits 1 for a file that
+# would be reformatted and 2 for one that cannot be formatted, so scripts tell them apart.
+printf 'fn  f(a:f32)->f32=a;\n' | $mdhc fmt - > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "fmt - failed"; }
+[ "$(cat "$tmp/out")" = "fn f(a: f32) -> f32 = a;" ] || { cat "$tmp/out"; fail "fmt - printed something else"; }
+printf 'fn  f(a:f32)->f32=a;\n' | $mdhc fmt --check - > "$tmp/out" 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "<stdin>: would be reformatted" "$tmp/out" || { cat "$tmp/out"; fail "fmt --check - exited $rc"; }
+printf 'fn f(a: f32) -> f32 = a +;\n' | $mdhc fmt --check - > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "<stdin>:1:26: error\[E0001\]" "$tmp/out" || { cat "$tmp/out"; fail "fmt --check of a syntax error exited $rc"; }
+$mdhc fmt --check "$tmp/nothere.mdh" > /dev/null 2>&1; rc=$?
+[ $rc = 2 ] || fail "fmt --check of a missing file exited $rc, not 2"
+$mdhc fmt -i - < /dev/null > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "cannot be formatted in place" "$tmp/err" || { cat "$tmp/err"; fail "fmt -i - exited $rc"; }
 # `fmt` names an unreadable file with the same codes as `check` (E0102 with its help; E0010).
 $mdhc fmt "$tmp/nothere.mdh" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "error\[E0102\]: cannot read \`$tmp/nothere.mdh\`: No such file" "$tmp/err" && grep -q "help: check the path" "$tmp/err" ||
