@@ -201,6 +201,31 @@ bool inMdHomSizes(const Analysis &a, uint32_t offset) {
   return open && open->text == "<" && before && before->text == "md_hom";
 }
 
+/// The kind (`type` or `size`) of the meta-parameter whose argument the cursor is in,
+/// `name<T, |>`, from the declaration `name` names; empty when unknown.
+std::string metaArgKind(const Analysis &a, uint32_t offset) {
+  const auto &toks = a.tokens();
+  size_t k = 0;
+  while (k < toks.size() && toks[k].end <= offset) ++k;
+  int round = 0, angle = 0, commas = 0;
+  for (size_t j = k; j-- > 0;) {
+    const std::string &t = toks[j].text;
+    if (toks[j].kind == LexToken::Kind::Comment || toks[j].kind == LexToken::Kind::DocComment) continue;
+    if (t == ";" || t == "{" || t == "}") break;
+    if (t == ")") ++round;
+    else if (t == ">") ++angle;
+    else if (t == "(" && round-- == 0) break;
+    else if (t == "," && round == 0 && angle == 0) ++commas;
+    else if (t == "<" && angle-- == 0) {
+      if (j == 0) break;
+      const ast::Decl *d = a.sema().lookup(toks[j - 1].text);
+      if (!d || size_t(commas) >= d->metaParams.size()) break;
+      return d->metaParams[size_t(commas)].kind.name;
+    }
+  }
+  return "";
+}
+
 /// Inside the result of an index function, `(i, j) -> ( ... )`: only its index
 /// variables, sizes and integers may appear there (docs/language.md §6).
 bool inIndexFunctionBody(const Analysis &a, uint32_t offset) {
@@ -259,10 +284,49 @@ std::optional<std::vector<std::pair<std::string, std::string>>> fieldsFromTokens
 
 } // namespace
 
+/// In `import a.b.<cursor>`: the module path's complete segments before the cursor (`a`,
+/// `b`); nullopt when the cursor is not after a `.` of an import path.
+std::optional<std::vector<std::string>> importPathBefore(const Analysis &a, uint32_t offset) {
+  const auto &toks = a.tokens();
+  size_t k = 0;
+  while (k < toks.size() && toks[k].end <= offset) ++k;
+  std::vector<std::string> segments;
+  bool sawDot = false;
+  for (size_t j = k; j-- > 0;) {
+    const LexToken &t = toks[j];
+    if (t.kind == LexToken::Kind::Comment || t.kind == LexToken::Kind::DocComment) continue;
+    if (t.text == ".") {
+      sawDot = true;
+      continue;
+    }
+    if (t.kind == LexToken::Kind::Keyword && t.text == "import") {
+      if (!sawDot) return std::nullopt;
+      return segments;
+    }
+    if (t.kind != LexToken::Kind::Identifier) return std::nullopt;
+    // The word being typed (it ends at the cursor) is the prefix, not a segment.
+    if (t.end < offset || sawDot) segments.insert(segments.begin(), t.text);
+  }
+  return std::nullopt;
+}
+
 CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const std::string &prefix,
                                  const std::string &placeholder, const std::vector<std::string> &importDirs) {
   Collector c(probe, offset, prefix, placeholder);
   using R = Occurrence::Role;
+  // `import a.b.|`: the modules and folders in a/b of the search path (before the field
+  // completion below, which every `.` would otherwise take).
+  if (auto segments = importPathBefore(probe, offset)) {
+    std::vector<std::string> dirs{std::filesystem::path(probe.path()).parent_path().string()};
+    dirs.insert(dirs.end(), importDirs.begin(), importDirs.end());
+    for (auto &d : dirs) {
+      std::filesystem::path p = d.empty() ? std::filesystem::path(".") : std::filesystem::path(d);
+      for (const auto &s : *segments) p /= s;
+      d = p.string();
+    }
+    c.importPaths(dirs);
+    return c.list;
+  }
   const Occurrence *occ = probe.index().at(probe.mainFile(), offset);
   if (!occ || occ->role != R::FieldName) {
     // After `.` only fields make sense, even where the parser read something else.
@@ -283,6 +347,15 @@ CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const s
     case R::MetaArgName:
       if (inMdHomSizes(probe, offset)) {
         c.visible({Symbol::Kind::MetaParam}, "size");
+        return c.list;
+      }
+      if (const std::string kind = metaArgKind(probe, offset); kind == "size") {
+        c.visible({Symbol::Kind::MetaParam}, "size"); // `*` (a run-time size) is typed, not completed
+        return c.list;
+      } else if (kind == "type") {
+        c.visible({Symbol::Kind::MetaParam}, "type");
+        c.decls({ast::Decl::Kind::Record});
+        c.primitiveTypes();
         return c.list;
       }
       c.visible({Symbol::Kind::MetaParam});
