@@ -506,16 +506,32 @@ private:
         break;
       }
       out += head;
+      // Comments among the meta-parameters, and after the `=` on its line, stay on the
+      // head's line.
+      if (!md.metaParams.empty()) trailing(md.metaParams.back().range.end);
+      const uint32_t headLine = lineOf(md.metaParams.empty() ? md.name.range.end : md.metaParams.back().range.end);
+      while (!md.stages.empty() && next < m.comments.size() && m.comments[next].range.begin < md.stages[0].range.begin &&
+             lineOf(m.comments[next].range.begin) == headLine) {
+        appendTrailing(m.comments[next].text);
+        lastLine = lineOf(m.comments[next].range.end > 0 ? m.comments[next].range.end - 1 : 0);
+        ++next;
+      }
+      // Comments on lines of their own before the first stage start a line of their own.
+      if (!md.stages.empty() && next < m.comments.size() && m.comments[next].range.begin < md.stages[0].range.begin)
+        out += "\n";
       for (size_t i = 0; i < md.stages.size(); ++i) {
         emitCommentsBefore(md.stages[i].range.begin, 1);
         std::string lead = i == 0 ? "    " : "  o ";
         if (i == 0 && out.back() != '\n') out += "\n";
         out += lead + stage(md.stages[i], lead.size());
+        // Comments inside the stage and on the line where it ends stay on its line (after
+        // the `;` of the last one), not on lines of their own before the next stage.
+        if (i + 1 == md.stages.size()) out += ";";
+        trailing(md.stages[i].range.end);
         // The next stage's blank-line check compares with where this one ended.
         lastLine = lineOf(md.stages[i].range.end > 0 ? md.stages[i].range.end - 1 : 0);
         if (i + 1 < md.stages.size()) out += "\n";
       }
-      out += ";";
       break;
     }
     }
