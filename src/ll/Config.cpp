@@ -575,9 +575,40 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       for (size_t k = 0; k < a.dims.size(); ++k)
         if (a.dims[k].coeff(size_t(simd)) != 0) strided = strided == -1 ? int(k) : -2;
       if (strided < 0 || strided + 1 == int(a.dims.size()) || a.dims[size_t(strided)].coeff(size_t(simd)) != 1) continue;
-      int64_t elems = 1;
-      for (size_t k = 0; k < b.shape.size(); ++k) elems *= tileFootprint(b, k, l2.tile);
-      if (elems > 64 * 1024) continue;
+      // A block too large to stage is cut down along the other dimensions the buffer reads
+      // (concatenated ones first, the largest first, in halves of whole register tiles) until
+      // it fits: a gathered vector costs far more than more blocks (a 24^6 tensor
+      // contraction whose second operand is read across the vector dimension: 13.4 -> 2.6 ms).
+      LevelConfig &block = c.levels[c.levels.size() - 2]; // L2, as pushed above
+      const std::vector<int64_t> before = block.tile;
+      auto footprint = [&] {
+        int64_t elems = 1;
+        for (size_t k = 0; k < b.shape.size(); ++k) elems *= tileFootprint(b, k, block.tile);
+        return elems;
+      };
+      std::vector<size_t> cuttable[2]; // concatenated dimensions, then reduced ones
+      for (size_t k = 0; k < a.dims.size(); ++k) {
+        if (int(k) == strided) continue;
+        int single = -1;
+        for (size_t d = 0; d < p.dims(); ++d)
+          if (a.dims[k].coeff(d) != 0) single = single == -1 ? int(d) : -2;
+        if (single >= 0 && single != simd) cuttable[isReduced(p, size_t(single)) ? 1 : 0].push_back(size_t(single));
+      }
+      while (footprint() > 64 * 1024) {
+        int cut = -1;
+        for (const auto &dims : cuttable) {
+          for (size_t d : dims)
+            if (block.tile[d] > rm.tile[d] && (cut < 0 || block.tile[d] > block.tile[size_t(cut)])) cut = int(d);
+          if (cut >= 0) break;
+        }
+        if (cut < 0) break;
+        const int64_t r = rm.tile[size_t(cut)], half = (block.tile[size_t(cut)] + 1) / 2;
+        block.tile[size_t(cut)] = std::max(r, (half + r - 1) / r * r);
+      }
+      if (footprint() > 64 * 1024) {
+        block.tile = before;
+        continue;
+      }
       std::vector<int> layout;
       for (int k = 0; k < int(b.shape.size()); ++k)
         if (k != strided) layout.push_back(k);
