@@ -2365,14 +2365,7 @@ static inline void mdh_stream_fence() {
     }
     line(fmt::format("// prefix sum along dimension {}, streamed", p + 1));
     line(fmt::format("const int64_t mdh_lines = mdh_cells / {};", N(p)));
-    auto decodeLine = [&]() {
-      line("int64_t mdh_rem = line;");
-      for (size_t k = D; k-- > 0;) {
-        if (k == p) continue;
-        line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", k, N(k), N(k)));
-      }
-      line("(void)mdh_rem;");
-    };
+    auto decodeLine = [&]() { decodeCoordsExcept("line", p, D); };
     open(fmt::format("if (mdh_lines >= mdh_threads || {} / mdh_threads < INT64_C(32768))", N(p)));
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
@@ -2451,6 +2444,17 @@ static inline void mdh_stream_fence() {
     if (!L.directOutput) scatter("mdh_tmp.data()");
   }
 
+  /// Declares c<k> for the dimensions k < `end` other than `skip` from the linear index
+  /// `from` (the last of them varies fastest).
+  void decodeCoordsExcept(const std::string &from, size_t skip, size_t end) {
+    line(fmt::format("int64_t mdh_rem = {};", from));
+    for (size_t k = end; k-- > 0;) {
+      if (k == skip) continue;
+      line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", k, N(k), N(k)));
+    }
+    line("(void)mdh_rem;");
+  }
+
   /// streamedScan() along a dimension p other than the last: its lines are strided, so
   /// instead of one line at a time (each cell a cache line of its own), blocks of 256
   /// cells along the last dimension step down p together, one running value each, in a
@@ -2465,12 +2469,7 @@ static inline void mdh_stream_fence() {
     line(fmt::format("const int64_t mdh_blocks = ({} + 255) / 256;", N(last)));
     line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
     open("for (int64_t mdh_part = 0; mdh_part < mdh_rows * mdh_blocks; ++mdh_part)");
-    line("int64_t mdh_rem = mdh_part / mdh_blocks;");
-    for (size_t k = last; k-- > 0;) {
-      if (k == p) continue;
-      line(fmt::format("const int64_t c{} = mdh_rem % {}; mdh_rem /= {};", k, N(k), N(k)));
-    }
-    line("(void)mdh_rem;");
+    decodeCoordsExcept("mdh_part / mdh_blocks", p, last);
     line(fmt::format("const int64_t mdh_lo = mdh_part % mdh_blocks * 256, mdh_n = std::min<int64_t>(256, {} - mdh_lo);", N(last)));
     line(fmt::format("alignas(64) {} mdh_run[256];", E));
     open(fmt::format("for (int64_t c{0} = 0; c{0} < {1}; ++c{0})", p, N(p)));
