@@ -300,22 +300,6 @@ template <class T, int N> using mdh_vt __attribute__((vector_size(sizeof(T) * N)
 template <class V, class S> static inline V mdh_vsplat(S s) { return s - V{}; }
 // Lanes of a where the mask m (-1 / 0, lanes of a's size) is set, else of b.
 template <class M, class V> static inline V mdh_vselect(M m, V a, V b) { return (V)((m & (M)a) | (~m & (M)b)); }
-// mdh_max / mdh_min on float lanes, the same per lane: a NaN operand is ignored (a NaN
-// a gives b), -0 < +0. Exact and order-free, so lanes may be combined in any order.
-template <class V> static inline V mdh_vfmax(V a, V b) {
-  typedef decltype(a < b) M; // the lanes' signed integers
-  const M signA = (M)a < M{};
-  V r = mdh_vselect((a > b) | ((a == b) & ~signA), a, b);
-  r = mdh_vselect(b != b, a, r);
-  return mdh_vselect(a != a, b, r);
-}
-template <class V> static inline V mdh_vfmin(V a, V b) {
-  typedef decltype(a < b) M;
-  const M signA = (M)a < M{};
-  V r = mdh_vselect((a < b) | ((a == b) & signA), a, b);
-  r = mdh_vselect(b != b, a, r);
-  return mdh_vselect(a != a, b, r);
-}
 template <class V, class S> static inline V mdh_vload(const S *p) {
   V v;
   std::memcpy(&v, p, sizeof(V));
@@ -350,6 +334,31 @@ template <class V, class S> static inline V mdh_vload_reg(const S *p) {
   if constexpr (sizeof(V) >= 16 && sizeof(V) <= MDH_VBYTES) __asm__("" : "+v"(v));
 #endif
   return v;
+}
+)";
+  // Only in programs that combine floats with max or min (vectorBinary's only users): the
+  // helpers every kernel carries stay as they were, and so does its code's hash, by which
+  // the tuning database keys measurements.
+  bool floatMinMax = false;
+  for (const auto &c : p.ops)
+    floatMinMax |= c.kind != hl::CombineOperator::Kind::Concat && c.op.kind == hl::BinaryOperator::Kind::Builtin &&
+                   c.op.type.isFloat() && (c.op.builtin == hl::BuiltinOp::Max || c.op.builtin == hl::BuiltinOp::Min);
+  if (floatMinMax)
+    out += R"(// mdh_max / mdh_min on float lanes, the same per lane: a NaN operand is ignored (a NaN
+// a gives b), -0 < +0. Exact and order-free, so lanes may be combined in any order.
+template <class V> static inline V mdh_vfmax(V a, V b) {
+  typedef decltype(a < b) M; // the lanes' signed integers
+  const M signA = (M)a < M{};
+  V r = mdh_vselect((a > b) | ((a == b) & ~signA), a, b);
+  r = mdh_vselect(b != b, a, r);
+  return mdh_vselect(a != a, b, r);
+}
+template <class V> static inline V mdh_vfmin(V a, V b) {
+  typedef decltype(a < b) M;
+  const M signA = (M)a < M{};
+  V r = mdh_vselect((a < b) | ((a == b) & signA), a, b);
+  r = mdh_vselect(b != b, a, r);
+  return mdh_vselect(a != a, b, r);
 }
 )";
   std::vector<const hl::ScalarFunction *> order;
