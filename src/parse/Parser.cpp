@@ -6,10 +6,10 @@
  * stages see a well-formed tree.
  */
 #include "parse/Parser.h"
-#include "support/EditDistance.h"
 
 #include "parse/NestingCheck.h"
 #include "parse/Tokens.h"
+#include "support/EditDistance.h"
 
 #include "MDHLexer.h"
 #include "MDHParser.h"
@@ -56,6 +56,13 @@ std::string strayCharacterName(const std::string &utf8) {
                          (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF;
   if (invisible) return fmt::format("U+{:04X}", uint32_t(c));
   return "`" + utf8 + "`";
+}
+
+/// A word that can only begin a declaration (a keyword, not a name spelt like one).
+bool beginsDeclaration(antlr4::Token *t) {
+  const std::string w = t->getText();
+  return t->getType() != P::ID &&
+         (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@");
 }
 
 class ErrorListener : public antlr4::BaseErrorListener {
@@ -174,11 +181,11 @@ public:
     if (open) diags_.note(range(open), "this `{` is not closed");
   }
 
-  /// `retrun a;`, `improt std;`: a name that begins a statement or declaration and is
-  /// a keyword misspelt, followed by the token the parser did not expect.
-  /// The unexpected token itself when it is such a name (between declarations, where no
-  /// name can begin one: `improt std;`), else the name before it (in a statement the
-  /// parser takes `retrun` for an assignment's target and fails at `a`).
+  /// A help for a misspelt keyword: a name that begins a statement or declaration and is
+  /// one or two edits from a keyword. That name is the unexpected token itself between
+  /// declarations, where no name can begin one (`improt std;`), else the name before it
+  /// (in a statement the parser takes `retrun` for an assignment's target and fails at
+  /// the `a` of `retrun a;`).
   static std::string misspeltKeywordHint(antlr4::TokenStream *ts, antlr4::Token *tok) {
     if (!ts || tok->getTokenIndex() == size_t(-1)) return {};
     static const std::vector<std::string> keywords = {"return", "let",     "mut",  "if",  "else", "import",
@@ -223,11 +230,6 @@ public:
     return fmt::format("a number cannot be followed by letters: put an operator or a space between `{}` and `{}`", n, w);
   }
 
-  static bool beginsDeclaration(antlr4::Token *t) {
-    const std::string w = t->getText();
-    return t->getType() != P::ID &&
-           (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@");
-  }
 
   /// The innermost `{` before `tok` that no `}` closes.
   static antlr4::Token *unclosedBrace(antlr4::TokenStream *ts, antlr4::Token *tok) {
@@ -986,13 +988,6 @@ public:
     while (parser->getCurrentToken()->getType() != antlr4::Token::EOF && !beginsDeclaration(parser->getCurrentToken()))
       parser->consume();
     endErrorCondition(parser);
-  }
-
-private:
-  static bool beginsDeclaration(antlr4::Token *t) {
-    const std::string w = t->getText();
-    return t->getType() != P::ID &&
-           (w == "import" || w == "fn" || w == "record" || w == "combine" || w == "view" || w == "mdh" || w == "@");
   }
 };
 
