@@ -200,13 +200,19 @@ TEST_CASE("the AUC bandit favours the technique that finds improvements") {
   CHECK(bandit.score(1) > bandit.score(0));
 }
 
-TEST_CASE("the tuning database ignores a torn last line and keeps records") {
-  std::string dir = tempDir();
-  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+/// A successful measurement of a one-level configuration (its hash set by the caller).
+static tune::TuningRecord finishedRecord() {
   tune::TuningRecord r;
   r.config.levels = {{"COR", {1}, {0}}};
   r.ok = true;
   r.median = 0.5;
+  return r;
+}
+
+TEST_CASE("the tuning database ignores a torn last line and keeps records") {
+  std::string dir = tempDir();
+  const tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r = finishedRecord();
   std::string path;
   {
     tune::TuningDb db(dir, key);
@@ -233,11 +239,8 @@ TEST_CASE("the tuning database ignores a torn last line and keeps records") {
 
 TEST_CASE("the tuning database reports damaged lines in the middle and an unreadable key line") {
   std::string dir = tempDir();
-  tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
-  tune::TuningRecord r;
-  r.config.levels = {{"COR", {1}, {0}}};
-  r.ok = true;
-  r.median = 0.5;
+  const tune::TuningKey key{"p", "matmul", "I=1", "openmp", "machine"};
+  tune::TuningRecord r = finishedRecord();
   std::string path;
   {
     tune::TuningDb db(dir, key);
