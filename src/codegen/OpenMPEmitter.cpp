@@ -1579,24 +1579,9 @@ static inline void mdh_stream_fence() {
     int64_t updates = 1; // of each lane per pass: the tile's other reduced dimensions
     for (size_t d = 0; d < D; ++d)
       if (isRed(d) && d != s) updates *= tile(last, d);
-    hl::NarrowCounting n = hl::narrowCounting(P, s, updates, kMinNarrowPasses);
-    if (!n.bytes) return {};
-    // Lanes no narrower than f's inputs: a compare of i32 inputs in 64 lanes of i8 spans 4
-    // vector registers, and GCC converted its mask lane by lane (a 256-bin histogram of
-    // i32 elements 106 ms, of u8 elements 2 ms). Counting in lanes of the inputs' width
-    // keeps one register per compare; as wide as the result, it is the plain path.
-    size_t inputBytes = 0;
-    for (size_t i = 0; i < P.f->numParams; ++i)
-      if (P.f->localTypes[i].isNumeric()) inputBytes = std::max(inputBytes, P.f->localTypes[i].size());
-    if (inputBytes > size_t(n.bytes)) {
-      const hl::ResultRanges ranges(*P.f);
-      if (inputBytes >= P.f->result.size() || !ranges.result()) return {};
-      n.bytes = int(inputBytes);
-      n.passes = hl::narrowAccumulatorSteps(*ranges.result(), n.bytes) / updates;
-      if (n.passes < kMinNarrowPasses) return {};
-    }
+    const hl::NarrowCounting n = hl::narrowCounting(P, s, updates, kMinNarrowPasses);
     // Whole vectors of narrow lanes on every target (up to 64-byte vectors).
-    if (tile(last, s) % (64 / n.bytes) != 0) return {};
+    if (!n.bytes || tile(last, s) % (64 / n.bytes) != 0) return {};
     return n;
   }
 

@@ -69,8 +69,9 @@ private:
 /// Narrow counting along reduced dimension `d` of `p`: when d is reduced
 /// with an integer add and f's result is bounded, the lane width (1 or 2
 /// bytes, laneBytes()) that holds `updates` sums per pass for at least
-/// `minPasses` passes, and the passes between two widenings; bytes = 0
-/// otherwise.  The one rule the default configuration and the OpenMP
+/// `minPasses` passes, but no narrower than f's widest input, and the passes
+/// between two widenings; bytes = 0 otherwise (also when the inputs are as
+/// wide as the result).  The one rule the default configuration and the OpenMP
 /// emitter both apply.
 struct NarrowCounting {
   int bytes = 0;

@@ -104,3 +104,23 @@ TEST_CASE("narrow counting: the reduced dimension's add, the lane width and the 
   CHECK(hl::narrowCounting(*h.p, 0, 32, 8).bytes == 2); // 256 sums do not fit a byte
   CHECK(hl::narrowCounting(*h.p, 1, 1, 8).bytes == 0);  // b is concatenated, not summed
 }
+
+TEST_CASE("narrow counting: lanes no narrower than f's inputs") {
+  auto countsOf = [](const std::string &elem) {
+    Compilation comp;
+    comp.addSource("test.mdh", "fn f(e: " + elem + ", b: " + elem + R"() -> i32 = e == b ? 1 : 0;
+mdh h = out_view<i32>( Out: (e, b) -> (b) ) o md_hom<64, 8>( f, (pw(add), ++) )
+  o inp_view<)" + elem + ", " + elem + R"(>( Elems: (e, b) -> (e), Bins: (e, b) -> (b) );
+)");
+    comp.analyze();
+    REQUIRE(comp.diags().all().empty());
+    auto p = comp.sema().instantiate("h", {});
+    REQUIRE(p);
+    return hl::narrowCounting(*p, 0, 1, 8);
+  };
+  CHECK(countsOf("u8").bytes == 1);
+  const hl::NarrowCounting i16 = countsOf("i16"); // 1 byte would hold the counts; the compare needs 2
+  CHECK(i16.bytes == 2);
+  CHECK(i16.passes == 32767);
+  CHECK(countsOf("i32").bytes == 0); // as wide as the i32 result: no narrowing
+}
