@@ -177,18 +177,21 @@ private:
 };
 
 /// The token that opens the innermost bracket (`(` or `<`) around `offset` that is
-/// still open there, and the token before it; {nullptr, nullptr} when none.
-std::pair<const LexToken *, const LexToken *> enclosingOpener(const Analysis &a, uint32_t offset) {
+/// still open there, and the token before it; {nullptr, nullptr} when none.  With
+/// `commas`, also how many of its arguments come before the cursor's.
+std::pair<const LexToken *, const LexToken *> enclosingOpener(const Analysis &a, uint32_t offset, int *commas = nullptr) {
   const auto &toks = a.tokens();
   size_t k = 0;
   while (k < toks.size() && toks[k].end <= offset) ++k;
   int round = 0, angle = 0;
+  if (commas) *commas = 0;
   for (size_t j = k; j-- > 0;) {
     const std::string &t = toks[j].text;
     if (toks[j].kind == LexToken::Kind::Comment || toks[j].kind == LexToken::Kind::DocComment) continue;
     if (t == ";" || t == "{" || t == "}") break; // a statement or declaration boundary
     if (t == ")") ++round;
     else if (t == ">") ++angle;
+    else if (t == "," && round == 0 && angle == 0 && commas) ++*commas;
     else if (t == "(" && round-- == 0) return {&toks[j], j > 0 ? &toks[j - 1] : nullptr};
     else if (t == "<" && angle-- == 0) return {&toks[j], j > 0 ? &toks[j - 1] : nullptr};
   }
@@ -204,26 +207,11 @@ bool inMdHomSizes(const Analysis &a, uint32_t offset) {
 /// The kind (`type` or `size`) of the meta-parameter whose argument the cursor is in,
 /// `name<T, |>`, from the declaration `name` names; empty when unknown.
 std::string metaArgKind(const Analysis &a, uint32_t offset) {
-  const auto &toks = a.tokens();
-  size_t k = 0;
-  while (k < toks.size() && toks[k].end <= offset) ++k;
-  int round = 0, angle = 0, commas = 0;
-  for (size_t j = k; j-- > 0;) {
-    const std::string &t = toks[j].text;
-    if (toks[j].kind == LexToken::Kind::Comment || toks[j].kind == LexToken::Kind::DocComment) continue;
-    if (t == ";" || t == "{" || t == "}") break;
-    if (t == ")") ++round;
-    else if (t == ">") ++angle;
-    else if (t == "(" && round-- == 0) break;
-    else if (t == "," && round == 0 && angle == 0) ++commas;
-    else if (t == "<" && angle-- == 0) {
-      if (j == 0) break;
-      const ast::Decl *d = a.sema().lookup(toks[j - 1].text);
-      if (!d || size_t(commas) >= d->metaParams.size()) break;
-      return d->metaParams[size_t(commas)].kind.name;
-    }
-  }
-  return "";
+  int commas = 0;
+  auto [open, before] = enclosingOpener(a, offset, &commas);
+  if (!open || open->text != "<" || !before) return "";
+  const ast::Decl *d = a.sema().lookup(before->text);
+  return d && size_t(commas) < d->metaParams.size() ? d->metaParams[size_t(commas)].kind.name : "";
 }
 
 /// Inside the result of an index function, `(i, j) -> ( ... )`: only its index
@@ -282,8 +270,6 @@ std::optional<std::vector<std::pair<std::string, std::string>>> fieldsFromTokens
   return out;
 }
 
-} // namespace
-
 /// In `import a.b.<cursor>`: the module path's complete segments before the cursor (`a`,
 /// `b`); nullopt when the cursor is not after a `.` of an import path.
 std::optional<std::vector<std::string>> importPathBefore(const Analysis &a, uint32_t offset) {
@@ -309,6 +295,8 @@ std::optional<std::vector<std::string>> importPathBefore(const Analysis &a, uint
   }
   return std::nullopt;
 }
+
+} // namespace
 
 CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const std::string &prefix,
                                  const std::string &placeholder, const std::vector<std::string> &importDirs) {
@@ -351,16 +339,11 @@ CompletionList computeCompletion(const Analysis &probe, uint32_t offset, const s
       }
       if (const std::string kind = metaArgKind(probe, offset); kind == "size") {
         c.visible({Symbol::Kind::MetaParam}, "size"); // `*` (a run-time size) is typed, not completed
-        return c.list;
-      } else if (kind == "type") {
-        c.visible({Symbol::Kind::MetaParam}, "type");
+      } else {
+        c.visible({Symbol::Kind::MetaParam}, kind == "type" ? "type" : nullptr); // unknown: both kinds
         c.decls({ast::Decl::Kind::Record});
         c.primitiveTypes();
-        return c.list;
       }
-      c.visible({Symbol::Kind::MetaParam});
-      c.decls({ast::Decl::Kind::Record});
-      c.primitiveTypes();
       return c.list;
     case R::ExprName:
       if (inIndexFunctionBody(probe, offset)) {

@@ -578,7 +578,7 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       // A block too large to stage is cut down along the other dimensions the buffer reads
       // (concatenated ones first, the largest first, in halves of whole register tiles) until
       // it fits: a gathered vector costs far more than more blocks (a 24^6 tensor
-      // contraction whose second operand is read across the vector dimension: 13.4 -> 2.6 ms).
+      // contraction whose second operand is read across the vector dimension: 13.4 -> 2.5 ms).
       LevelConfig &block = c.levels[c.levels.size() - 2]; // L2, as pushed above
       const std::vector<int64_t> before = block.tile;
       auto footprint = [&] {
