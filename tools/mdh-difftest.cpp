@@ -184,7 +184,14 @@ int main(int argc, char **argv) {
       auto g = testing::generateProgram(s);
       if (verbose) fmt::print("--- generated #{} (seed {}): {}\n{}", i, s, g.summary, g.source);
       std::fflush(stdout);
-      runOne("generated.mdh", g.source, g.entry, {}, s, fmt::format("generated #{} (seed {}): {}", i, s, g.summary));
+      MetaSettings sizes;
+      std::string err;
+      if (!g.runtimeSizes.empty() && !parseMetaSettings({g.runtimeSizes}, sizes, err)) {
+        fmt::print("FAIL generated #{} (seed {}): its run-time sizes `{}`: {}\n", i, s, g.runtimeSizes, err);
+        ++failed;
+        continue;
+      }
+      runOne("generated.mdh", g.source, g.entry, sizes, s, fmt::format("generated #{} (seed {}): {}", i, s, g.summary));
       // A run stopped by a timeout keeps every report printed so far, and a long one says how far it got.
       std::fflush(stdout);
       if ((i + 1) % 25 == 0 && i + 1 < generate)

@@ -267,6 +267,26 @@ template <class T> struct mdh_array {{
     return comps;
   }
 
+  /// Whether the output is one buffer of f's type whose view is the identity
+  /// over the non-reduced dimensions, in order: its cells then lie where the
+  /// temporary output MDA keeps them (outLinear()), so the temporary of a
+  /// reduction that run-time sizes leave in one core part can be the buffer.
+  bool outputKeepsTempLayout() const {
+    if (P.outputs.size() != 1 || P.outputs[0].accesses.size() != 1) return false;
+    const hl::Buffer &b = P.outputs[0];
+    if (cType(b.elem) != E) return false;
+    const hl::Access &a = b.accesses[0];
+    size_t k = 0;
+    for (size_t d = 0; d < D; ++d) {
+      if (isRed(d)) continue;
+      if (k >= a.dims.size() || b.shape[k] != P.sizes[d] || a.dims[k].offset.constantValue() != 0) return false;
+      for (size_t d2 = 0; d2 < D; ++d2)
+        if (a.dims[k].coeffs[d2].constantValue() != (d2 == d ? 1 : 0)) return false;
+      ++k;
+    }
+    return k == a.dims.size();
+  }
+
   /// The cell at coordinates c of the output's only component (direct output).
   std::string singleOutputCell(const std::vector<std::string> &c) const {
     auto comps = outputComponents();
@@ -644,17 +664,25 @@ static inline void mdh_stream_fence() {
     close();
   }
 
+  /// Writes the temporary output MDA through the output views. The cells are
+  /// walked as a collapsed loop nest, not decoded from a linear index: two
+  /// divisions per cell made this copy 3x the kernel's time (a 333x2000
+  /// matmul with run-time sizes).
   void scatter(const std::string &temp) {
-    line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
-    open("for (int64_t q = 0; q < mdh_cells; ++q)");
-    decodeOutCell("q", "c");
-    line(fmt::format("const {} mdh_v = {}[q];", E, temp));
-    auto comps = outputComponents();
+    size_t loops = 0;
+    for (size_t d = 0; d < D; ++d) loops += !isRed(d);
+    if (loops > 1) line(fmt::format("#pragma omp parallel for collapse({}) schedule(static) num_threads(mdh_threads)", loops));
+    else if (loops == 1) line("#pragma omp parallel for schedule(static) num_threads(mdh_threads)");
+    for (size_t d = 0; d < D; ++d)
+      if (!isRed(d)) open(fmt::format("for (int64_t c{} = 0; c{} < {}; ++c{})", d, d, N(d), d));
+    if (loops == 0) open("");
     auto c = outCoords("c");
+    line(fmt::format("const {} mdh_v = {}[{}];", E, temp, outLinear(c)));
+    auto comps = outputComponents();
     for (size_t i = 0; i < comps.size(); ++i)
       line(fmt::format("out_{}[{}] = mdh_v{};", comps[i].first->name, linearIndex(*comps[i].first, comps[i].first->accesses[comps[i].second], c),
                        comps.size() > 1 ? fmt::format("._{}", i) : ""));
-    close();
+    for (size_t i = 0; i < std::max<size_t>(loops, 1); ++i) close();
   }
 
   // ---- tiled strategy ----------------------------------------------------------------------------------------
@@ -705,9 +733,26 @@ static inline void mdh_stream_fence() {
     }
     const int last = lastLevel();
     bool redSplit = false;
-    for (size_t d = 0; d < D; ++d)
-      if (isRed(d)) line(fmt::format("const int64_t cp{} = ({} + {} - 1) / {};", d, N(d), tile(0, d), tile(0, d)));
-      else line(fmt::format("const int64_t cp{} = ({} + {} - 1) / {};", d, N(d), tile(0, d), tile(0, d)));
+    // A run-time size's core tile is the configured one evened out: as many
+    // parts, of sizes that differ by at most one register tile (the default
+    // plans 1024 for a run-time size; 333 rows in tiles of 256 gave one core
+    // 256 rows and the other 77). Static sizes keep the configured tile, which
+    // the tuner chose. Streamed stores need the configured line multiples.
+    const std::vector<int64_t> known = ll::concreteSizes(P);
+    std::vector<std::string> corTile(D);
+    for (size_t d = 0; d < D; ++d) {
+      corTile[d] = std::to_string(tile(0, d));
+      if (known[d] > 0 || C.streamStores || tile(0, d) == 1) {
+        line(fmt::format("const int64_t cp{} = ({} + {} - 1) / {};", d, N(d), tile(0, d), tile(0, d)));
+        continue;
+      }
+      const int64_t unit = tile(last, d);
+      line(fmt::format("const int64_t cp{0}_configured = ({1} + {2} - 1) / {2};", d, N(d), tile(0, d)));
+      line(fmt::format("const int64_t ct{0} = std::min<int64_t>({1}, (({2} + cp{0}_configured - 1) / cp{0}_configured + {3} - 1) / {3} * {3});",
+                       d, tile(0, d), N(d), unit));
+      line(fmt::format("const int64_t cp{0} = ({1} + ct{0} - 1) / ct{0};", d, N(d)));
+      corTile[d] = fmt::format("ct{}", d);
+    }
     std::string redParts = "INT64_C(1)", parts = "INT64_C(1)";
     for (size_t d = 0; d < D; ++d) {
       parts += fmt::format("*cp{}", d);
@@ -716,8 +761,18 @@ static inline void mdh_stream_fence() {
     for (size_t d = 0; d < D; ++d) redSplit |= isRed(d);
     line(fmt::format("const int64_t mdh_parts = {};", parts));
     line(fmt::format("const int64_t mdh_red_parts = {}; (void)mdh_red_parts;", redParts));
+    // The temporary that holds the output MDA's partial results, or the
+    // output buffer itself when it could (directUnlessSplit) and the run-time
+    // sizes leave one reduction part.
+    const bool inPlaceUnlessSplit = !L.directOutput && L.directUnlessSplit && outputKeepsTempLayout();
     std::string temp = "mdh_tmp.data()";
-    if (!L.directOutput) line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
+    if (inPlaceUnlessSplit) {
+      line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_red_parts > 1 ? mdh_cells * mdh_red_parts : 0));", E));
+      line(fmt::format("{} *const mdh_cells_at = mdh_red_parts > 1 ? mdh_tmp.data() : out_{};", E, P.outputs[0].name));
+      temp = "mdh_cells_at";
+    } else if (!L.directOutput) {
+      line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
+    }
     line("#pragma omp parallel num_threads(mdh_threads)");
     open("");
     // Per-thread staging regions and (large) accumulators.
@@ -763,15 +818,15 @@ static inline void mdh_stream_fence() {
     }
     line("(void)mdh_rem;");
     for (size_t d = 0; d < D; ++d) {
-      line(fmt::format("const int64_t {} = t{} * {};", b(0, d), d, tile(0, d)));
-      line(fmt::format("const int64_t {} = std::min<int64_t>({}, {} - {});", e(0, d), tile(0, d), N(d), b(0, d)));
+      line(fmt::format("const int64_t {} = t{} * {};", b(0, d), d, corTile[d]));
+      line(fmt::format("const int64_t {} = std::min<int64_t>({}, {} - {});", e(0, d), corTile[d], N(d), b(0, d)));
     }
     std::string red = "INT64_C(0)";
     for (size_t d = 0; d < D; ++d)
       if (isRed(d)) red = fmt::format("({})*cp{} + t{}", red, d, d);
     line(fmt::format("const int64_t mdh_red = {};", red));
     line("(void)mdh_red;");
-    dst = L.directOutput ? "" : "(mdh_tmp.data() + mdh_red * mdh_cells)";
+    dst = L.directOutput ? "" : fmt::format("({} + mdh_red * mdh_cells)", temp);
     if (!L.directOutput) line(fmt::format("{} *__restrict mdh_dst = {};", E, dst));
     dst = "mdh_dst";
     stageAt(0);
@@ -795,8 +850,14 @@ static inline void mdh_stream_fence() {
       close();
     }
     for (size_t d = 0; d < D; ++d)
-      if (L.prefix[d]) scan(d, L.directOutput ? "" : "mdh_tmp.data()");
-    if (!L.directOutput) scatter("mdh_tmp.data()");
+      if (L.prefix[d]) scan(d, L.directOutput ? "" : temp);
+    if (inPlaceUnlessSplit) {
+      open("if (mdh_red_parts > 1)");
+      scatter(temp);
+      close();
+    } else if (!L.directOutput) {
+      scatter(temp);
+    }
   }
 
   std::string dst;

@@ -408,7 +408,7 @@ static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
 /// made a 37x53 scan take 0.01 to 43 ms from call to call.
 constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
 
-static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
+static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
   const size_t D = p.dims();
@@ -539,9 +539,34 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     if (isReduced(p, size_t(d)) && d != simd) innerRed = d;
   for (size_t d = 0; d < D; ++d) rm.tile[d] = int(d) == innerRed ? std::min<int64_t>(l2.tile[d], 4) : 1;
   if (simd >= 0) rm.tile[simd] = std::min<int64_t>(l2.tile[simd], narrowBytes ? 64 / narrowBytes : lanes * 2);
+  // Rows of the register tile along a dimension that the vector operands do
+  // not read, so that each vector loaded serves every row: rows along a batch
+  // dimension, which both operands of a batched matrix product read, load a
+  // new vector per row (200 x 129 x 257 x 131, rows along the batch of 200:
+  // 31 ms; along the 129 rows: 13 ms). Among those, the largest.
+  auto vectorOperandsReading = [&](size_t d) {
+    int count = 0;
+    for (const auto &b : p.inputs) {
+      bool readsD = false, readsSimd = false;
+      for (const auto &a : b.accesses)
+        for (const auto &ix : a.dims) {
+          readsD |= ix.coeff(d) != 0;
+          readsSimd |= simd >= 0 && ix.coeff(size_t(simd)) != 0;
+        }
+      count += readsD && readsSimd;
+    }
+    return count;
+  };
   int second = -1;
-  for (size_t d = 0; d < D; ++d)
-    if (int(d) != simd && !isReduced(p, d) && l2.tile[d] > 1 && (second < 0 || N[d] > N[second])) second = int(d);
+  for (size_t d = 0; d < D; ++d) {
+    if (int(d) == simd || isReduced(p, d) || l2.tile[d] <= 1) continue;
+    if (second < 0) {
+      second = int(d);
+      continue;
+    }
+    const int shared = vectorOperandsReading(d), best = vectorOperandsReading(size_t(second));
+    if (shared < best || (shared == best && N[d] > N[second])) second = int(d);
+  }
   // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
   // file); 6 when 8 does not divide the cache block, so that no remainder
   // tile falls back to scalar code (measured on MatMul 1024^3: 1.4x).
@@ -616,6 +641,38 @@ static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       c.stages.push_back({b.name, "L2", layout});
     }
   packPanels(c, p, m, N, simd, par, second, threads);
+  return c;
+}
+
+/// The plan above takes 1024 for a size known only at run time, which may be
+/// far smaller: a batched product with 7 batches in core tiles of 32 made one
+/// part, so one core did all the work. Every run-time size of a concatenated
+/// dimension is therefore cut in core tiles of one cache block (the next
+/// level's tile, so blocking is unchanged) or 128, whichever is larger, and,
+/// when the register tile is vectorised along it in a reduction, 256; the
+/// OpenMP kernel evens them out at run time (docs/compiler.md). 7 x 129 x
+/// 257 x 131: one part -> four. A matrix product's packed panels keep
+/// serving the 256 rows of their block (capped at 128 rows, 1024^3 with
+/// run-time sizes took 8.2 ms instead of 7.9).
+static void cutRunTimeSizes(Config &c, const hl::Program &p) {
+  if (c.levels.empty()) return;
+  const std::vector<int64_t> known = concreteSizes(p);
+  bool anyReduced = false;
+  for (size_t d = 0; d < p.dims(); ++d) anyReduced |= isReduced(p, d);
+  LevelConfig &cor = c.levels[0];
+  for (size_t d = 0; d < p.dims(); ++d) {
+    if (known[d] > 0 || p.ops[d].kind != hl::CombineOperator::Kind::Concat) continue;
+    const int64_t block = c.levels.size() > 1 ? c.levels[1].tile[d] : 1;
+    if (int(d) != c.simdDim) cor.tile[d] = std::min(cor.tile[d], std::max<int64_t>(block, 128));
+    else if (anyReduced) cor.tile[d] = std::min(cor.tile[d], std::max<int64_t>(block, 256));
+  }
+  for (size_t lv = 1; lv < c.levels.size(); ++lv)
+    for (size_t d = 0; d < p.dims(); ++d) c.levels[lv].tile[d] = std::min(c.levels[lv].tile[d], c.levels[lv - 1].tile[d]);
+}
+
+static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
+  Config c = plannedCpuConfig(p, m, threads);
+  cutRunTimeSizes(c, p);
   return c;
 }
 

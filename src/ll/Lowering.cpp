@@ -55,12 +55,17 @@ Lowered lower(const hl::Program &p, const Config &c) {
     l.reason = "inside Lemma 10: any tiling and order gives the same result";
   }
   // A reduction split across cores needs partial results: keep them in a temporary.
-  int64_t redParts = 1;
+  bool certainSplit = false, possibleSplit = false;
   std::vector<int64_t> N = concreteSizes(p);
   if (l.strategy == Strategy::Tiled && !c.levels.empty())
-    for (size_t d = 0; d < D; ++d)
-      if (l.reduced[d] && (N[d] <= 0 || c.levels[0].tile[d] < N[d])) redParts = 2;
-  l.directOutput = outputsStorableInPlace(p) && redParts == 1;
+    for (size_t d = 0; d < D; ++d) {
+      if (!l.reduced[d]) continue;
+      if (N[d] > 0 && c.levels[0].tile[d] < N[d]) certainSplit = true;
+      if (N[d] <= 0) possibleSplit = true; // a run-time size
+    }
+  const bool storable = outputsStorableInPlace(p);
+  l.directOutput = storable && !certainSplit && !possibleSplit;
+  l.directUnlessSplit = storable && !certainSplit && possibleSplit;
   l.kept.assign(D, false);
   // A reduced vector dimension keeps one accumulator per lane; lanes a
   // remainder tile leaves unwritten must hold the identity, so this needs one.
@@ -92,13 +97,19 @@ std::string printLowered(const Lowered &l) {
   while (names.size() < p.dims()) names.push_back(fmt::format("i{}", names.size() + 1));
   std::string out = fmt::format("// low-level expression of {} on the `{}` model\n", p.instanceName, c.model);
   out += fmt::format("// strategy: {}: {}\n", l.strategy == Strategy::Tiled ? "tiled" : "canonical", l.reason);
-  out += fmt::format("// output: {}\n", l.directOutput ? "combined in place in the output buffers"
-                                                        : "combined in a temporary MDA, then written through the output view");
+  out += fmt::format("// output: {}\n", l.directOutput        ? "combined in place in the output buffers"
+                                       : l.directUnlessSplit ? "in place in the output buffers where the run-time sizes leave every reduction in one core "
+                                                               "part and the output view keeps the MDA's layout (OpenMP), else combined "
+                                                               "in a temporary MDA, then written through the output view"
+                                                             : "combined in a temporary MDA, then written through the output view");
   if (l.streamedScan >= 0)
     out += fmt::format("// OpenMP: streamed prefix sum along {} (no reduced dimension, a cell is one f): the levels below apply to "
                        "the CUDA and OpenCL kernels only\n",
                        names[size_t(l.streamedScan)]);
   if (c.streamStores) out += "// OpenMP: output rows written with streaming (non-temporal) stores\n";
+  else if (l.strategy == Strategy::Tiled && l.streamedScan < 0 && !p.dynamicSizes.empty())
+    out += "// OpenMP: a run-time size's core tile is evened out when the kernel starts: as many parts as the configured "
+           "tile gives, their sizes rounded up to whole tiles of the last level\n";
   std::vector<int64_t> prev = concreteSizes(p);
   for (size_t i = 0; i < c.levels.size(); ++i) {
     const auto &lv = c.levels[i];

@@ -32,6 +32,11 @@ struct Lowered {
   Strategy strategy = Strategy::Tiled;
   std::string reason;           ///< why the strategy was chosen (printed by --emit=ll)
   bool directOutput = false;    ///< output MDA lives in the output buffers
+  /// Not directOutput only because a reduced dimension's run-time size may
+  /// exceed its core tile: with one reduction part at run time the output
+  /// could be combined in place (an emitter whose temporary has the output
+  /// buffer's layout writes there directly; see the OpenMP emitter).
+  bool directUnlessSplit = false;
   std::vector<bool> reduced;    ///< per dim: point-wise (collapses to index 0)
   std::vector<bool> prefix;     ///< per dim: prefix-sum
   const hl::BinaryOperator *op = nullptr; ///< the one ⊕ of all non-concatenation dims (Tiled)

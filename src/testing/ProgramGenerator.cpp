@@ -63,13 +63,19 @@ public:
     std::string params = fmt::format("({})", fmt::join(vars, ", "));
     int nb = pick(1, 3);
     std::vector<std::string> bufs, types, fparams, fargs;
+    std::vector<std::vector<std::vector<Affine>>> inputAccesses; // buffer, access, component
     for (int b = 0; b < nb; ++b) {
       int rank = pickWeighted({1, 3, 3, 1});
       int na = pick(1, 2);
       std::vector<std::string> accs;
+      inputAccesses.emplace_back();
       for (int a = 0; a < na; ++a) {
         std::vector<std::string> comps;
-        for (int k = 0; k < rank; ++k) comps.push_back(affine(vars, D, a > 0));
+        inputAccesses.back().emplace_back();
+        for (int k = 0; k < rank; ++k) {
+          inputAccesses.back().back().push_back(affine(D, a > 0));
+          comps.push_back(str(inputAccesses.back().back().back(), vars));
+        }
         accs.push_back(fmt::format("{} -> ({})", params, fmt::join(comps, ", ")));
         std::string pname = fmt::format("a{}_{}", b, a);
         fparams.push_back(fmt::format("{}: {}", pname, record ? "i32" : elem));
@@ -115,13 +121,42 @@ public:
                       : tuple ? fmt::format("({}, {})", body, fargs[0]) : body;
     if (record && !idx) ret = fmt::format("Item {{ key: {}, val: ({} as i64) }}", body, fargs.back());
     out += fmt::format("fn f({}) -> {} {{\n  return {};\n}}\n", fmt::join(allParams, ", "), fresult, ret);
-    std::vector<std::string> sizes;
-    for (auto n : N) sizes.push_back(std::to_string(n));
-    out += fmt::format("mdh prog =\n    out_view<{}>( {} )\n  o md_hom<{}>( f, ({}) )\n  o inp_view<{}>( {} );\n", outTypes, outs,
-                       fmt::join(sizes, ", "), fmt::join(ops, ", "), fmt::join(types, ", "), fmt::join(bufs, ", "));
+    // Drawn last, so that a seed's program is otherwise what it was before
+    // run-time sizes were generated.
+    std::vector<bool> runTime(size_t(D), false);
+    if (pick(0, 2) == 0)
+      for (int d = 0; d < D; ++d) runTime[size_t(d)] = pick(0, 1) == 1;
+    // Every component of a buffer with two accesses needs one that reaches
+    // furthest for all run-time values; otherwise the sizes stay compiled in.
+    for (const auto &accesses : inputAccesses)
+      if (accesses.size() == 2)
+        for (size_t k = 0; k < accesses[0].size(); ++k)
+          if (!reachesFurther(accesses[0][k], accesses[1][k], N, runTime) && !reachesFurther(accesses[1][k], accesses[0][k], N, runTime))
+            runTime.assign(size_t(D), false);
+    std::vector<std::string> sizes, sizeArgs, sizeParams, runTimeValues;
+    for (int d = 0; d < D; ++d) {
+      sizes.push_back(std::to_string(N[size_t(d)]));
+      if (!runTime[size_t(d)]) {
+        sizeArgs.push_back(sizes.back());
+        continue;
+      }
+      sizeArgs.push_back(fmt::format("S{}", d));
+      sizeParams.push_back(fmt::format("S{}: size", d));
+      runTimeValues.push_back(fmt::format("S{}={}", d, N[size_t(d)]));
+    }
+    const std::string definition = fmt::format("    out_view<{}>( {} )\n  o md_hom<{}>( f, ({}) )\n  o inp_view<{}>( {} );\n", outTypes, outs,
+                                         fmt::join(sizeArgs, ", "), fmt::join(ops, ", "), fmt::join(types, ", "), fmt::join(bufs, ", "));
+    if (sizeParams.empty()) {
+      out += "mdh prog =\n" + definition;
+    } else {
+      out += fmt::format("mdh prog_sized<{}> =\n{}", fmt::join(sizeParams, ", "), definition);
+      out += fmt::format("mdh prog = prog_sized<{}>;\n", fmt::join(std::vector<std::string>(sizeParams.size(), "*"), ", "));
+    }
     g.source = out;
     g.entry = "prog";
-    g.summary = fmt::format("D={} N=({}) ops=({}) T={}", D, fmt::join(sizes, ","), fmt::join(ops, ", "), T);
+    g.runtimeSizes = fmt::format("{}", fmt::join(runTimeValues, ","));
+    g.summary = fmt::format("D={} N=({}) ops=({}) T={}{}", D, fmt::join(sizes, ","), fmt::join(ops, ", "), T,
+                            runTimeValues.empty() ? "" : " run-time " + g.runtimeSizes);
     return g;
   }
 
@@ -134,16 +169,40 @@ private:
     return dist(rng);
   }
 
-  std::string affine(const std::vector<std::string> &vars, int D, bool shifted) {
+  /// One component of an index function: sum of coeffs[d] * x_d, plus offset.
+  struct Affine {
+    std::vector<int> coeffs;
+    int offset = 0;
+  };
+
+  Affine affine(int D, bool shifted) {
+    Affine a;
+    for (int d = 0; d < D; ++d) a.coeffs.push_back(pickWeighted({6, 3, 1})); // mostly 0, sometimes 1 or 2
+    a.offset = shifted ? pick(1, 2) : pick(0, 4) == 0 ? 1 : 0;
+    return a;
+  }
+
+  static std::string str(const Affine &a, const std::vector<std::string> &vars) {
     std::vector<std::string> terms;
-    for (int d = 0; d < D; ++d) {
-      int c = pickWeighted({6, 3, 1}); // mostly 0, sometimes 1 or 2
-      if (c == 1) terms.push_back(vars[size_t(d)]);
-      if (c == 2) terms.push_back(fmt::format("2*{}", vars[size_t(d)]));
+    for (size_t d = 0; d < a.coeffs.size(); ++d) {
+      if (a.coeffs[d] == 1) terms.push_back(vars[d]);
+      if (a.coeffs[d] == 2) terms.push_back(fmt::format("2*{}", vars[d]));
     }
-    int off = shifted ? pick(1, 2) : pick(0, 4) == 0 ? 1 : 0;
-    if (off || terms.empty()) terms.push_back(std::to_string(off));
+    if (a.offset || terms.empty()) terms.push_back(std::to_string(a.offset));
     return fmt::format("{}", fmt::join(terms, " + "));
+  }
+
+  /// Whether a reaches at least as far as b for every value of the run-time
+  /// sizes (x_d up to N_d - 1, or up to S_d - 1 >= 0 for a run-time d): sema
+  /// derives a buffer's shape only where one access dominates (else E0413).
+  static bool reachesFurther(const Affine &a, const Affine &b, const std::vector<int64_t> &N, const std::vector<bool> &runTime) {
+    int64_t fixed = a.offset - b.offset;
+    for (size_t d = 0; d < N.size(); ++d) {
+      const int64_t diff = a.coeffs[d] - b.coeffs[d];
+      if (runTime[d] && diff < 0) return false;
+      if (!runTime[d]) fixed += diff * (N[d] - 1);
+    }
+    return fixed >= 0;
   }
 
   /// A small integer-valued expression (no division: exact in any order).
