@@ -296,6 +296,33 @@ bool dependsOn(const hl::Access &a, int d) {
   return false;
 }
 
+/// A staged input that the core parts' dimension `par` does not read, but
+/// whose part spans several cache blocks along the vector dimension (B of
+/// C = A^T B^T, read across the vector dimension j: 12-row parts of i each
+/// transposed all of B again, 28 times): the parts are cut along the vector
+/// dimension instead, one cache block each, and along `par` only as far as
+/// two parts per core need; the vector dimension numbers the parts outside
+/// `par`, so that a thread's consecutive parts share their staged block
+/// (333 x 2000 x 77, interleaved: 0.91-1.03 -> 0.36-0.40 ms).
+void cutAlongStagedBlocks(Config &c, const hl::Program &p, const hl::Access &staged, const std::vector<int64_t> &N, int simd, int par,
+                          int rows, int cores) {
+  LevelConfig &cor = c.levels[0], &l2 = c.levels[1], &rm = c.levels[2];
+  if (par < 0 || simd < 0 || par == simd || isReduced(p, size_t(par)) || isReduced(p, size_t(simd))) return;
+  const size_t v = size_t(simd), r = size_t(par);
+  if (dependsOn(staged, par) || !dependsOn(staged, simd) || cor.tile[v] <= l2.tile[v]) return;
+  cor.tile[v] = l2.tile[v];
+  const int64_t vectorParts = (N[v] + cor.tile[v] - 1) / cor.tile[v];
+  const int64_t rowParts = std::max<int64_t>(1, (2 * cores + vectorParts - 1) / vectorParts);
+  const int64_t unit = rm.tile[r];
+  cor.tile[r] = std::min(N[r], ((N[r] + rowParts - 1) / rowParts + unit - 1) / unit * unit);
+  l2.tile[r] = std::min<int64_t>(cor.tile[r], 128);
+  if (rows == par) rm.tile[r] = std::min<int64_t>(l2.tile[r], l2.tile[r] % 8 == 0 || l2.tile[r] % 6 != 0 ? 8 : 6);
+  std::vector<int> order = {simd};
+  for (int d : cor.order)
+    if (d != simd) order.push_back(d);
+  cor.order = order;
+}
+
 /// The matrix-product case of the default (documented in docs/compiler.md):
 /// an input read consecutively along the vector dimension, reused across
 /// the register tile's rows and along a reduction (B of C = A·B), is packed
@@ -639,6 +666,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
         if (k != strided) layout.push_back(k);
       layout.push_back(strided);
       c.stages.push_back({b.name, "L2", layout});
+      cutAlongStagedBlocks(c, p, a, N, simd, par, second, cores);
     }
   packPanels(c, p, m, N, simd, par, second, threads);
   return c;
