@@ -568,7 +568,16 @@ static inline void mdh_stream_fence() {
       line("(void)mdh_stream_ok;");
     }
     if (C.threads > 0) line(fmt::format("const int mdh_threads = {};", C.threads));
-    else line("const int mdh_threads = omp_get_max_threads();");
+    else if (P.dynamicSizes.empty()) line("const int mdh_threads = omp_get_max_threads();");
+    else {
+      // The default's rule for small instances (ll::kMinParallelApplications), once the
+      // run-time sizes are known; counted saturating, so that no product overflows.
+      line("int64_t mdh_applications = 1;");
+      for (size_t d = 0; d < D; ++d)
+        line(fmt::format("mdh_applications = mdh_applications < INT64_C({0}) && {1} < INT64_C({0}) ? mdh_applications * {1} : INT64_C({0});",
+                         ll::kMinParallelApplications, N(d)));
+      line(fmt::format("const int mdh_threads = mdh_applications < INT64_C({}) ? 1 : omp_get_max_threads();", ll::kMinParallelApplications));
+    }
     if (L.strategy == ll::Strategy::Canonical) canonical();
     else tiled();
   }
@@ -726,6 +735,36 @@ static inline void mdh_stream_fence() {
     return !longLoop || copies <= 64;
   }
 
+  /// Run-time sizes far below the configuration's plan (a convolution of 56 x
+  /// 56 with run-time sizes, in core tiles of 128: one part, so one core did
+  /// all the work) leave fewer than two parts per thread: the run-time core
+  /// tile of a concatenated dimension with the most whole register tiles is
+  /// halved, evened out again, until there are enough parts or none can be cut.
+  /// Each step shrinks a tile by at least one register tile, so it ends. The
+  /// tiles only get smaller than configured: every buffer sized by them holds.
+  void splitRunTimeParts(const std::vector<std::string> &corTile) {
+    std::vector<size_t> cuttable;
+    for (size_t d = 0; d < D; ++d)
+      if (corTile[d] != std::to_string(tile(0, d)) && P.ops[d].kind == hl::CombineOperator::Kind::Concat) cuttable.push_back(d);
+    if (cuttable.empty()) return;
+    std::string parts = "INT64_C(1)";
+    for (size_t d = 0; d < D; ++d) parts += fmt::format("*cp{}", d);
+    open("while (mdh_threads > 1)");
+    line(fmt::format("if ({} >= 2 * int64_t(mdh_threads)) break;", parts));
+    line("int mdh_cut = -1;");
+    line("int64_t mdh_most = 1;");
+    for (size_t d : cuttable)
+      line(fmt::format("if (ct{0} / {1} > mdh_most) {{ mdh_cut = {0}; mdh_most = ct{0} / {1}; }}", d, tile(lastLevel(), d)));
+    line("if (mdh_cut < 0) break;");
+    for (size_t d : cuttable) {
+      open(fmt::format("if (mdh_cut == {})", d));
+      line(fmt::format("ct{0} = (({1} + 2 * cp{0} - 1) / (2 * cp{0}) + {2} - 1) / {2} * {2};", d, N(d), tile(lastLevel(), d)));
+      line(fmt::format("cp{0} = ({1} + ct{0} - 1) / ct{0};", d, N(d)));
+      close();
+    }
+    close();
+  }
+
   void tiled() {
     if (L.streamedScan >= 0) {
       streamedScan(size_t(L.streamedScan));
@@ -748,11 +787,12 @@ static inline void mdh_stream_fence() {
       }
       const int64_t unit = tile(last, d);
       line(fmt::format("const int64_t cp{0}_configured = ({1} + {2} - 1) / {2};", d, N(d), tile(0, d)));
-      line(fmt::format("const int64_t ct{0} = std::min<int64_t>({1}, (({2} + cp{0}_configured - 1) / cp{0}_configured + {3} - 1) / {3} * {3});",
+      line(fmt::format("int64_t ct{0} = std::min<int64_t>({1}, (({2} + cp{0}_configured - 1) / cp{0}_configured + {3} - 1) / {3} * {3});",
                        d, tile(0, d), N(d), unit));
-      line(fmt::format("const int64_t cp{0} = ({1} + ct{0} - 1) / ct{0};", d, N(d)));
+      line(fmt::format("int64_t cp{0} = ({1} + ct{0} - 1) / ct{0};", d, N(d)));
       corTile[d] = fmt::format("ct{}", d);
     }
+    splitRunTimeParts(corTile);
     std::string redParts = "INT64_C(1)", parts = "INT64_C(1)";
     for (size_t d = 0; d < D; ++d) {
       parts += fmt::format("*cp{}", d);
@@ -1587,7 +1627,26 @@ static inline void mdh_stream_fence() {
       vaccToAcc();
       close();
     }
-    if (!full.empty()) {
+    const size_t s = size_t(C.simdDim);
+    // Only where such a remainder occurs: a run-time size, or a static one
+    // that the tiles do not divide (else the branch is never taken).
+    bool reductionRemainders = false;
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d) && d != s) {
+        const std::set<int64_t> extents = lastLevelExtents(d);
+        reductionRemainders = reductionRemainders || extents.empty() || extents.size() > 1 || *extents.begin() != tile(last, d);
+      }
+    if (!full.empty() && !narrow.bytes && reductionRemainders) {
+      // A remainder of the reductions outside the vector dimension (a reduced
+      // vector dimension whole): the same vector code with their run-time trip
+      // counts. Spilled to the scalar loops, a convolution's filter of 3 x 3
+      // with run-time sizes, in register tiles of 4 steps, spilled every step.
+      close(isRed(s) ? fmt::format("}} else if ({} == {}) {{", e(last, s), tile(last, s)) : "} else {");
+      ++indent;
+      vectorElementLoops(true);
+      if (!isRed(s)) close();
+    }
+    if (!full.empty() && (narrow.bytes || isRed(s) || !reductionRemainders)) {
       // A remainder tile: the scalar element loops on mdh_acc, between a
       // spill and a reload of the vector accumulators (narrow lanes: a
       // widening, after which they count from 0 again).
@@ -1664,8 +1723,10 @@ static inline void mdh_stream_fence() {
     return order;
   }
 
-  /// A full tile: compile-time trip counts, one vector operation per mdh_lanes cells.
-  void vectorElementLoops() {
+  /// A full tile: compile-time trip counts, one vector operation per mdh_lanes
+  /// cells; `reductionRemainder`: the reduced dimensions (none of them the
+  /// vector one) with their run-time extents.
+  void vectorElementLoops(bool reductionRemainder = false) {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
     std::vector<std::string> j(D), x(D);
@@ -1680,13 +1741,15 @@ static inline void mdh_stream_fence() {
     for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
     jOff[s] = fmt::format("({})", laneOffset("jv"));
     const std::vector<std::string> bases = declareTilePointers(x0);
-    prefetchReductionRows(bases);
+    if (!reductionRemainder) prefetchReductionRows(bases);
     int opened = 0;
     for (int dd : elementOrder()) {
       size_t d = size_t(dd);
       if (d == s) {
         line("#pragma GCC unroll 16");
         open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
+      } else if (reductionRemainder && isRed(d) && d != s) {
+        open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
       } else {
         if (unrolls(d, true)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
         open(fmt::format("for (int64_t j{} = 0; j{} < INT64_C({}); ++j{})", d, d, tile(last, d), d));

@@ -444,11 +444,6 @@ static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
   return std::min(llc, uint64_t(std::max(cores, 1)) * kPerCoreShare);
 }
 
-/// Below this many applications of f an instance runs on one thread by default: the
-/// fork and join cost more than the work, and on a busy machine a descheduled worker
-/// made a 37x53 scan take 0.01 to 43 ms from call to call.
-constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
-
 static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
@@ -598,6 +593,10 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     }
     return count;
   };
+  // Between run-time sizes, the later dimension: a leading one is more often
+  // a batch, 1 in a convolution's common use, where every register tile was
+  // a remainder (1 x 56 x 56 x 64 with run-time sizes: 19x the static time).
+  const std::vector<int64_t> known = concreteSizes(p);
   int second = -1;
   for (size_t d = 0; d < D; ++d) {
     if (int(d) == simd || isReduced(p, d) || l2.tile[d] <= 1) continue;
@@ -606,7 +605,8 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       continue;
     }
     const int shared = vectorOperandsReading(d), best = vectorOperandsReading(size_t(second));
-    if (shared < best || (shared == best && N[d] > N[second])) second = int(d);
+    const bool bothRunTime = known[d] <= 0 && known[size_t(second)] <= 0;
+    if (shared < best || (shared == best && (N[d] > N[second] || (N[d] == N[second] && bothRunTime)))) second = int(d);
   }
   // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
   // file); 6 when 8 does not divide the cache block, so that no remainder

@@ -102,6 +102,12 @@ int64_t stageElements(const hl::Buffer &b, const StageConfig &s, const std::vect
 /// violated constraints (empty when valid), each a sentence a user can act on.
 std::vector<std::string> validate(const Config &c, const hl::Program &p, const AsmModel &m);
 
+/// Below this many applications of f an instance runs on one thread by default
+/// (threads 0; with run-time sizes the OpenMP kernel decides when it starts):
+/// the fork and join cost more than the work, and on a busy machine a
+/// descheduled worker made a 37x53 scan take 0.01 to 43 ms from call to call.
+constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
+
 /// The default heuristic (no tuning): documented in docs/compiler.md.
 Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads = 0);
 

@@ -206,8 +206,10 @@ for bad in 3abc 3.9 3e0 abc 0x3 99999999999999999999; do
   $mdhc run "$examples/matvec.mdh" --entry matvec_f32_dyn_rows --set "I=$bad" -q > "$tmp/out" 2>&1 && fail "I=$bad was accepted"
   grep -qF "error[E0603]: invalid value \`$bad\` for run-time size \`I\`" "$tmp/out" || { cat "$tmp/out"; fail "no E0603 for I=$bad"; }
 done
-$difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3x --configs 1 > "$tmp/out" 2>&1 && fail "mdh-difftest took N=3x"
+$difftest -I "$dir/lib" "$dir/uses_lib.mdh" --entry copy_dyn --set N=3x --configs 1 > "$tmp/out" 2>&1; rc=$?
+[ $rc = 2 ] || { cat "$tmp/out"; fail "mdh-difftest took N=3x or called it a failing program (exit $rc, want 2: nothing tested)"; }
 grep -qF "invalid value \`3x\` for run-time size \`N\`" "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest: no E0603 for N=3x"; }
+grep -q "0 passed, 0 failed" "$tmp/out" || { cat "$tmp/out"; fail "mdh-difftest counted N=3x as a program"; }
 # A number option given a value that does not convert: the value, the option and what it takes; exit status 2.
 for bad in 4611686018427387904 abc; do
   $mdhc tune "$dir/gaps.mdh" --entry gaps --set N=5 --threads $bad -o "$tmp/t.json" > /dev/null 2> "$tmp/err"; rc=$?
