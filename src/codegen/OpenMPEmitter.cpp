@@ -164,6 +164,11 @@ template <class T> struct mdh_array {{
   T *data() {{ return p.get(); }}
   T &operator[](size_t i) {{ return p[i]; }}
 }};
+// n elements for each of k threads, or std::bad_alloc when no allocation can hold them.
+static inline size_t mdh_scratch_elems(int64_t n, int64_t k) {{
+  if (n < 0 || k < 1 || uint64_t(n) > uint64_t(PTRDIFF_MAX) / 16 / uint64_t(k)) throw std::bad_alloc();
+  return size_t(n) * size_t(k);
+}}
 
 )", MDH_VERSION, P.instanceName,
                        L.strategy == ll::Strategy::Canonical ? "canonical" : L.streamedScan >= 0 ? "streamed scan" : "tiled") +
@@ -813,9 +818,17 @@ static inline void mdh_stream_fence() {
     } else if (!L.directOutput) {
       line(fmt::format("mdh_array<{}> mdh_tmp(static_cast<size_t>(mdh_cells * mdh_red_parts));", E));
     }
-    line("#pragma omp parallel num_threads(mdh_threads)");
-    open("");
-    // Per-thread staging regions and (large) accumulators.
+    // Per-thread staging regions and (large) accumulators, allocated for all
+    // threads before the parallel region: an allocation that fails there is
+    // the entry's status 2 with the outputs untouched, where one inside the
+    // region threw out of it and terminated the process (a configuration whose
+    // last level spans a run-time size of 2^40).
+    std::vector<std::string> perThread; // lines that take each thread's slice, inside the region
+    auto slice = [&](const std::string &type, const std::string &var, int64_t elems) {
+      line(fmt::format("mdh_array<{}> {}_mem(mdh_scratch_elems(INT64_C({}), mdh_threads));", type, var, elems));
+      perThread.push_back(fmt::format("{} *__restrict {} = {}_mem.data() + static_cast<size_t>({}) * static_cast<size_t>(omp_get_thread_num());",
+                                      type, var, var, elems));
+    };
     for (const auto &s : C.stages) {
       const hl::Buffer *buf = nullptr;
       for (const auto &bb : P.inputs)
@@ -831,23 +844,22 @@ static inline void mdh_stream_fence() {
       }
       std::string var = fmt::format("stage_{}_{}", s.buffer, s.layer);
       int64_t total = ll::stageElements(*buf, s, C.levels[size_t(lv)].tile);
-      line(fmt::format("mdh_array<{}> {}_mem(static_cast<size_t>({}));", cType(buf->elem), var, total));
-      line(fmt::format("{} *__restrict {} = {}_mem.data();", cType(buf->elem), var, var));
+      slice(cType(buf->elem), var, total);
       // The region last copied into this thread's buffer (lo and extent per
       // buffer dimension; none yet): a tile that needs the same region again
       // (a filter that every part reads whole) reuses it instead of copying.
-      line(fmt::format("int64_t {}_held[{}] = {{}};", var, std::max<size_t>(1, 2 * buf->shape.size())));
-      line(fmt::format("bool {}_holds = false;", var));
+      perThread.push_back(fmt::format("int64_t {}_held[{}] = {{}};", var, std::max<size_t>(1, 2 * buf->shape.size())));
+      perThread.push_back(fmt::format("bool {}_holds = false;", var));
       pendingStages.push_back({buf, var, layout, ext, lv, layout.empty() ? 0 : s.panel});
     }
     int64_t accCells = 1;
     for (size_t d = 0; d < D; ++d)
-      if (L.kept[d]) accCells *= tile(last, d);
+      if (L.kept[d]) accCells = accCells > (int64_t(1) << 62) / std::max<int64_t>(tile(last, d), 1) ? (int64_t(1) << 62) : accCells * tile(last, d);
     accSize = accCells;
-    if (accCells > 1024 && !streamsRowsDirectly()) {
-      line(fmt::format("mdh_array<{}> mdh_acc_mem(static_cast<size_t>({}));", E, accCells));
-      line(fmt::format("{} *__restrict mdh_acc = mdh_acc_mem.data();", E));
-    }
+    if (accCells > 1024 && !streamsRowsDirectly()) slice(E, "mdh_acc", accCells);
+    line("#pragma omp parallel num_threads(mdh_threads)");
+    open("");
+    for (const auto &l : perThread) line(l);
     line("#pragma omp for schedule(static)");
     open("for (int64_t part = 0; part < mdh_parts; ++part)");
     line("int64_t mdh_rem = part;");

@@ -444,6 +444,9 @@ static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
   return std::min(llc, uint64_t(std::max(cores, 1)) * kPerCoreShare);
 }
 
+/// What the default plans for a size known only at run time: a large one.
+constexpr int64_t kPlannedRunTimeSize = 1024;
+
 static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
   Config c;
   c.model = m.name;
@@ -460,7 +463,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   }
   c.threads = threads;
   for (auto &n : N)
-    if (n <= 0) n = 1024; // dynamic: plan for a large size
+    if (n <= 0) n = kPlannedRunTimeSize;
   int simd = contiguousDim(p, N);
   c.simdDim = simd;
   int lanes = 16;
@@ -479,6 +482,10 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     for (size_t d = 0; d < D; ++d)
       if (N[d] > 1 && (par < 0 || N[d] > N[par])) par = int(d);
   const int cores = coreCount(m, threads);
+  // A run-time reduction that is the only dimension to cut (a dot product) is
+  // planned long: planned at 1024, its core tiles of 32 made a million-element
+  // dot 31250 parts, each a partial result to combine (1.6x the static time).
+  if (par >= 0 && isReduced(p, size_t(par)) && concreteSizes(p)[size_t(par)] <= 0) N[size_t(par)] = cor.tile[size_t(par)] = int64_t(1) << 20;
   // 16 parts per core balance well without making tiles too thin, as long as
   // the parts share out evenly over the cores (balancedPartTile).
   if (par >= 0) cor.tile[par] = balancedPartTile(N[par], std::max<int64_t>(std::min<int64_t>(N[par], 16), (N[par] + 31) / 32), cores);
@@ -686,7 +693,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   return c;
 }
 
-/// The plan above takes 1024 for a size known only at run time, which may be
+/// The plan above takes kPlannedRunTimeSize for a size known only at run time, which may be
 /// far smaller: a batched product with 7 batches in core tiles of 32 made one
 /// part, so one core did all the work. Every run-time size of a concatenated
 /// dimension is therefore cut in core tiles of one cache block (the next
@@ -710,6 +717,16 @@ static void cutRunTimeSizes(Config &c, const hl::Program &p) {
   }
   for (size_t lv = 1; lv < c.levels.size(); ++lv)
     for (size_t d = 0; d < p.dims(); ++d) c.levels[lv].tile[d] = std::min(c.levels[lv].tile[d], c.levels[lv - 1].tile[d]);
+  // A run-time size the plan left whole (its core tile the planned 1024) stays
+  // whole for any value: a stencil's rows of 1031 were cut in two pieces
+  // (1.6x the static time), and a reduction of 3001 split over the cores,
+  // through a temporary, where the static plan keeps it in one part.
+  // Not where the core level is the last one (its tile sizes the accumulators)
+  // or stages a buffer (its tile sizes the copy).
+  bool sizesStorage = c.levels.size() == 1;
+  for (const auto &s : c.stages) sizesStorage |= s.layer == cor.layer;
+  for (size_t d = 0; d < p.dims() && !sizesStorage; ++d)
+    if (known[d] <= 0 && cor.tile[d] == kPlannedRunTimeSize) cor.tile[d] = kWholeRunTimeSize;
 }
 
 static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {

@@ -108,6 +108,11 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
 /// descheduled worker made a 37x53 scan take 0.01 to 43 ms from call to call.
 constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
 
+/// The default's core tile for a run-time size it keeps whole: none exceeds it
+/// in practice (--set takes at most 2^40; a larger one through the C entry is
+/// still correct, in several parts).
+constexpr int64_t kWholeRunTimeSize = int64_t(1) << 40;
+
 /// The default heuristic (no tuning): documented in docs/compiler.md.
 Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads = 0);
 

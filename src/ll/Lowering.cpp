@@ -129,7 +129,8 @@ std::string printLowered(const Lowered &l) {
       }
     out += fmt::format("=:<{}> #PRT=({}) σ=({}) tile=({}){}\n", lv.layer, fmt::join(prt, ", "), fmt::join(ord, ","),
                        fmt::join(lv.tile, ","), staged.empty() ? "" : " ↓-mem" + staged);
-    prev = lv.tile;
+    // A run-time size kept whole stays unknown below the level that keeps it.
+    for (size_t d = 0; d < p.dims(); ++d) prev[d] = prev[d] <= 0 && lv.tile[d] >= kWholeRunTimeSize ? 0 : lv.tile[d];
   }
   std::vector<std::string> ops;
   for (const auto &o : p.ops) ops.push_back(o.str());

@@ -8,9 +8,14 @@ set -u
 mdhc=$1 src=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
-# Run-time sizes: with K > 1024 the default configuration splits the reduction over the
-# cores, so the entry needs a temporary output MDA of I*J*parts floats.
-$mdhc compile "$src/examples/matmul.mdh" --entry matmul --set 'T=f32,I=*,J=*,K=*' -q -o "$tmp" || fail "compile"
+# Run-time sizes: the default configuration keeps the reduction whole (its core tile
+# along K is 2^40), so no temporary; a configuration whose core tile along K is 1024
+# splits the reduction over the cores when K > 1024, and then the entry needs a
+# temporary output MDA of I*J*parts floats (tested last, out of memory).
+$mdhc compile "$src/examples/matmul.mdh" --entry matmul --set 'T=f32,I=*,J=*,K=*' -q -o "$tmp/default" || fail "compile"
+sed 's/1099511627776/1024/' "$tmp/default/matmul_f32_dyn_dyn_dyn.config.json" > "$tmp/split.json"
+cmp -s "$tmp/default/matmul_f32_dyn_dyn_dyn.config.json" "$tmp/split.json" && fail "no core tile of 2^40 along K in the default"
+$mdhc compile "$src/examples/matmul.mdh" --entry matmul --set 'T=f32,I=*,J=*,K=*' --config "$tmp/split.json" -q -o "$tmp" || fail "compile split"
 g++ -std=c++17 -O2 -march=native -fopenmp -Wall -Wextra -pedantic -Werror -c "$tmp/matmul_f32_dyn_dyn_dyn.cpp" -o "$tmp/mm.o" \
   || fail "the generated code has warnings"
 cat > "$tmp/drv.c" <<'C'

@@ -447,4 +447,11 @@ $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q --depfile "$tmp/no-such-
 [ -d "$tmp/existing" ] || fail "a failed compile removed a directory it did not create"
 $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -q -o "$tmp/made/out/" || fail "compile -o DIR/"
 [ -f "$tmp/made/out/gaps_5.cpp" ] || fail "compile -o with missing parents"
+# Scratch storage no allocation can hold (the last level spans a run-time size with a tile
+# of 2^40): status 2 and a message, where an allocation inside the parallel region aborted.
+$mdhc run "$examples/matvec.mdh" --entry matvec_f32_dyn_rows --set I=5 -q \
+  --config '{"levels":[{"layer":"COR","order":[0,1],"tile":[1099511627776,512]}],"model":"openmp","simd_dim":1}' > "$tmp/out" 2>&1; rc=$?
+[ $rc = 1 ] || { cat "$tmp/out"; fail "scratch storage out of reach: exit $rc, want 1"; }
+grep -q "out of memory for its scratch storage" "$tmp/out" || { cat "$tmp/out"; fail "no out-of-memory message"; }
+grep -q "the openmp kernel failed (status 2)" "$tmp/out" || { cat "$tmp/out"; fail "no status 2"; }
 echo "1 passed, 0 failed"
