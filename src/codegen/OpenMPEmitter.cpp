@@ -1736,8 +1736,8 @@ static inline void mdh_stream_fence() {
   }
 
   /// A full tile: compile-time trip counts, one vector operation per mdh_lanes
-  /// cells; `reductionRemainder`: the reduced dimensions (none of them the
-  /// vector one) with their run-time extents.
+  /// cells; `reductionRemainder`: the reduced dimensions other than the vector
+  /// one with their run-time extents (a reduced vector dimension is whole).
   void vectorElementLoops(bool reductionRemainder = false) {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
