@@ -164,11 +164,6 @@ template <class T> struct mdh_array {{
   T *data() {{ return p.get(); }}
   T &operator[](size_t i) {{ return p[i]; }}
 }};
-// n elements for each of k threads, or std::bad_alloc when no allocation can hold them.
-static inline size_t mdh_scratch_elems(int64_t n, int64_t k) {{
-  if (n < 0 || k < 1 || uint64_t(n) > uint64_t(PTRDIFF_MAX) / 16 / uint64_t(k)) throw std::bad_alloc();
-  return size_t(n) * size_t(k);
-}}
 
 )", MDH_VERSION, P.instanceName,
                        L.strategy == ll::Strategy::Canonical ? "canonical" : L.streamedScan >= 0 ? "streamed scan" : "tiled") +
@@ -825,6 +820,15 @@ static inline void mdh_stream_fence() {
     // last level spans a run-time size of 2^40).
     std::vector<std::string> perThread; // lines that take each thread's slice, inside the region
     auto slice = [&](const std::string &type, const std::string &var, int64_t elems) {
+      // A local helper, emitted only by kernels that slice (the shared helpers, and with
+      // them the code hashes that key tuning records, stay as they were for the others).
+      if (perThread.empty()) {
+        line("// n elements for each of k threads, or std::bad_alloc when no allocation can hold them.");
+        line("auto mdh_scratch_elems = [](int64_t n, int64_t k) -> size_t {");
+        line("  if (n < 0 || k < 1 || uint64_t(n) > uint64_t(PTRDIFF_MAX) / 16 / uint64_t(k)) throw std::bad_alloc();");
+        line("  return size_t(n) * size_t(k);");
+        line("};");
+      }
       line(fmt::format("mdh_array<{}> {}_mem(mdh_scratch_elems(INT64_C({}), mdh_threads));", type, var, elems));
       perThread.push_back(fmt::format("{} *__restrict {} = {}_mem.data() + static_cast<size_t>({}) * static_cast<size_t>(omp_get_thread_num());",
                                       type, var, var, elems));
