@@ -793,6 +793,17 @@ static inline void mdh_stream_fence() {
       corTile[d] = fmt::format("ct{}", d);
     }
     splitRunTimeParts(corTile);
+    // A reduction whose core tile no run-time size reaches is combined as one part
+    // (ll::lower); a size beyond it would need the split the output does not allow.
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d) && known[d] <= 0 && tile(0, d) >= ll::kWholeRunTimeSize) {
+        open(fmt::format("if (cp{} > 1)", d));
+        line(fmt::format("std::fprintf(stderr, \"mdh (OpenMP): {}: run-time size {} = %lld exceeds the configuration's core tile "
+                         "{} of its reduction; nothing computed\\n\", (long long){});",
+                         name, P.sizes[d].str(), tile(0, d), N(d)));
+        line("return 1;");
+        close();
+      }
     std::string redParts = "INT64_C(1)", parts = "INT64_C(1)";
     for (size_t d = 0; d < D; ++d) {
       parts += fmt::format("*cp{}", d);

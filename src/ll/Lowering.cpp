@@ -61,7 +61,9 @@ Lowered lower(const hl::Program &p, const Config &c) {
     for (size_t d = 0; d < D; ++d) {
       if (!l.reduced[d]) continue;
       if (N[d] > 0 && c.levels[0].tile[d] < N[d]) certainSplit = true;
-      if (N[d] <= 0) possibleSplit = true; // a run-time size
+      // A run-time size, unless its core tile is one no size reaches (the default's
+      // 2^40 for a reduction it keeps whole; the kernel refuses a larger size).
+      if (N[d] <= 0 && c.levels[0].tile[d] < kWholeRunTimeSize) possibleSplit = true;
     }
   const bool storable = outputsStorableInPlace(p);
   l.directOutput = storable && !certainSplit && !possibleSplit;

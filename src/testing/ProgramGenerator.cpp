@@ -133,7 +133,7 @@ public:
         for (size_t k = 0; k < accesses[0].size(); ++k)
           if (!reachesFurther(accesses[0][k], accesses[1][k], N, runTime) && !reachesFurther(accesses[1][k], accesses[0][k], N, runTime))
             runTime.assign(size_t(D), false);
-    std::vector<std::string> sizes, sizeArgs, sizeParams, runTimeValues;
+    std::vector<std::string> sizes, sizeArgs, sizeParams, runTimeValues, runTimeNames;
     for (int d = 0; d < D; ++d) {
       sizes.push_back(std::to_string(N[size_t(d)]));
       if (!runTime[size_t(d)]) {
@@ -143,6 +143,7 @@ public:
       sizeArgs.push_back(fmt::format("S{}", d));
       sizeParams.push_back(fmt::format("S{}: size", d));
       runTimeValues.push_back(fmt::format("S{}={}", d, N[size_t(d)]));
+      runTimeNames.push_back(fmt::format("S{}", d));
     }
     const std::string definition = fmt::format("    out_view<{}>( {} )\n  o md_hom<{}>( f, ({}) )\n  o inp_view<{}>( {} );\n", outTypes, outs,
                                          fmt::join(sizeArgs, ", "), fmt::join(ops, ", "), fmt::join(types, ", "), fmt::join(bufs, ", "));
@@ -156,7 +157,7 @@ public:
     g.entry = "prog";
     g.runtimeSizes = fmt::format("{}", fmt::join(runTimeValues, ","));
     g.summary = fmt::format("D={} N=({}) ops=({}) T={}{}", D, fmt::join(sizes, ","), fmt::join(ops, ", "), T,
-                            runTimeValues.empty() ? "" : " run-time " + g.runtimeSizes);
+                            runTimeNames.empty() ? "" : fmt::format(" run-time {}", fmt::join(runTimeNames, ",")));
     return g;
   }
 

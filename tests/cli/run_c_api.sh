@@ -45,6 +45,24 @@ gcc -std=c11 -Wall -Wextra -pedantic -Werror -I"$tmp" "$tmp/drv.c" "$tmp/mm.o" -
 out=$("$tmp/drv" 5 7 3000 2> "$tmp/err") || { cat "$tmp/err"; fail "driver exited $?"; }
 [ "$out" = "1 1 1 0 6000" ] || { cat "$tmp/err"; fail "statuses and result: got '$out', want '1 1 1 0 6000'"; }
 grep -q "buffer \`B\` is a null pointer" "$tmp/err" || { cat "$tmp/err"; fail "no message for a null buffer"; }
+# The default keeps a run-time reduction whole (core tile 2^40): a larger K is refused with
+# status 1 and a message, before anything is read or written.
+g++ -std=c++17 -O1 -fopenmp -c "$tmp/default/matmul_f32_dyn_dyn_dyn.cpp" -o "$tmp/default/mm.o" || fail "compile the default"
+cat > "$tmp/default/big.c" <<'C'
+#include "matmul_f32_dyn_dyn_dyn.h"
+#include <stdio.h>
+int main(void) {
+  float a = 1.0f, b = 1.0f, c = -7.0f;
+  const int status = matmul_f32_dyn_dyn_dyn(1, 1, (1LL << 40) + 1, &a, &b, &c);
+  printf("%d %g\n", status, (double)c);
+  return 0;
+}
+C
+gcc -std=c11 -I"$tmp/default" "$tmp/default/big.c" "$tmp/default/mm.o" -fopenmp -lstdc++ -o "$tmp/default/big" || fail "the K driver does not build"
+out=$("$tmp/default/big" 2> "$tmp/err") || { cat "$tmp/err"; fail "K beyond the core tile: the driver exited $?"; }
+[ "$out" = "1 -7" ] || { cat "$tmp/err"; fail "K beyond the core tile: got '$out', want '1 -7'"; }
+grep -q "run-time size K = 1099511627777 exceeds the configuration's core tile 1099511627776 of its reduction; nothing computed" "$tmp/err" ||
+  { cat "$tmp/err"; fail "no message for K beyond the core tile"; }
 # 8000 x 8000 x 1100: 256 MB of output, and a 512 MB temporary that 700 MB of address space
 # cannot hold next to the inputs; the entry says so and returns 2.
 out=$(ulimit -v 700000; OMP_NUM_THREADS=2 "$tmp/drv" 8000 8000 1100 2> "$tmp/err"); rc=$?
