@@ -176,13 +176,22 @@ std::vector<const data::BufferData *> checkInputs(const hl::Program &p, const Pr
                          fmt::format("input buffer `{}` holds `{}`, but `{}` was supplied", b.name, b.elem.str(), d.elem.str()),
                          b.range);
     if (d.shape != shapes.inputs[i]) {
-      std::vector<std::string> derived;
+      std::vector<std::string> derived, runTime;
       for (const auto &e : b.shape) derived.push_back(e.str());
+      // The run-time sizes in the derived shape, with the values this run took (from
+      // --set, or from another input), which are the likelier culprit than the data.
+      for (const auto &[name, value] : shapes.runtimeSizes)
+        if (std::any_of(b.shape.begin(), b.shape.end(), [&](const SizePoly &e) { return e.dependsOn(name); }))
+          runTime.push_back(fmt::format("{} = {}", name, value));
       throw RuntimeError(codes::kShapeMismatch,
-                         fmt::format("input buffer `{}` has the wrong shape: expected {} (derived: [{}]), got {}", b.name,
+                         fmt::format("input buffer `{}` has the wrong shape: expected {} (derived: [{}]{}), got {}", b.name,
                                      data::shapeString(shapes.inputs[i]), fmt::join(derived, ", "),
+                                     runTime.empty() ? "" : fmt::format(" with {}", fmt::join(runTime, ", ")),
                                      data::shapeString(d.shape)),
-                         b.range, "buffer shapes are derived from the index functions (docs/language.md §12.4)");
+                         b.range,
+                         runTime.empty() ? "buffer shapes are derived from the index functions (docs/language.md §12.4)"
+                                         : "buffer shapes are derived from the index functions (docs/language.md §12.4); check the "
+                                           "run-time sizes given with --set against the data");
     }
     size_t want = d.elementCount() * d.elementSize();
     if (d.bytes.size() != want)

@@ -248,8 +248,10 @@ expect "truncated file" 1 'truncated' -- "$MDHI" run "$EX/matvec.mdh" --entry ma
 expect "Fortran order" 1 'Fortran' -- "$MDHI" run "$EX/matvec.mdh" --entry matvec --set T=f64,I=5,K=7 --in M=Mfortran.npy --in v=v.npy
 expect "big-endian" 1 'big-endian' -- "$MDHI" run "$EX/matvec.mdh" --entry matvec --set T=f64,I=5,K=7 --in M=big.npy --in v=v.npy
 expect "packed record dtype" 1 'align=True' -- "$MDHI" run "$EX/prl.mdh" --entry prl --set I=2,J=3 --in N=Npacked.npy --in E=E.npy
-expect "inconsistent run-time sizes" 1 'input buffer `B` has the wrong shape: expected \[9\]' -- \
+expect "inconsistent run-time sizes" 1 'input buffer `B` has the wrong shape: expected \[9\] \(derived: \[K\] with K = 9\), got \[8\]' -- \
   "$MDHI" run "$EX/dot.mdh" --entry dot_i64_dyn --in A=d9.npy --in B=d8.npy
+expect "a run-time size from --set against the data" 1 'input buffer `A` has the wrong shape: expected \[8\] \(derived: \[K\] with K = 8\), got \[9\]' -- \
+  "$MDHI" run "$EX/dot.mdh" --entry dot_i64_dyn --set K=8 --in A=d9.npy --in B=d9.npy
 
 "$PY" - <<'PY' && pass "NumPy reads the outputs and they match loop references" || fail "NumPy check of the outputs"
 import numpy as np
