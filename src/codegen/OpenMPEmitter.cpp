@@ -738,8 +738,9 @@ static inline void mdh_stream_fence() {
   /// Run-time sizes far below the configuration's plan (a convolution of 56 x
   /// 56 with run-time sizes, in core tiles of 128: one part, so one core did
   /// all the work) leave fewer than two parts per thread: the run-time core
-  /// tile of a concatenated dimension with the most whole register tiles is
-  /// halved, evened out again, until there are enough parts or none can be cut.
+  /// tile of a concatenated dimension with the most whole register tiles (the
+  /// vector dimension only when no other can be cut) is halved, evened out
+  /// again, until there are enough parts or none can be cut.
   /// Each step shrinks a tile by at least one register tile, so it ends. The
   /// tiles only get smaller than configured: every buffer sized by them holds.
   void splitRunTimeParts(const std::vector<std::string> &corTile) {
@@ -753,8 +754,14 @@ static inline void mdh_stream_fence() {
     line(fmt::format("if ({} >= 2 * int64_t(mdh_threads)) break;", parts));
     line("int mdh_cut = -1;");
     line("int64_t mdh_most = 1;");
+    // The vector dimension last: its halves end in narrow remainder tiles (131
+    // columns in whole vectors: 96 + 35).
     for (size_t d : cuttable)
-      line(fmt::format("if (ct{0} / {1} > mdh_most) {{ mdh_cut = {0}; mdh_most = ct{0} / {1}; }}", d, tile(lastLevel(), d)));
+      if (int(d) != C.simdDim)
+        line(fmt::format("if (ct{0} / {1} > mdh_most) {{ mdh_cut = {0}; mdh_most = ct{0} / {1}; }}", d, tile(lastLevel(), d)));
+    for (size_t d : cuttable)
+      if (int(d) == C.simdDim)
+        line(fmt::format("if (mdh_cut < 0 && ct{0} / {1} > mdh_most) {{ mdh_cut = {0}; mdh_most = ct{0} / {1}; }}", d, tile(lastLevel(), d)));
     line("if (mdh_cut < 0) break;");
     for (size_t d : cuttable) {
       open(fmt::format("if (mdh_cut == {})", d));
