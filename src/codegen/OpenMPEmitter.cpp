@@ -743,10 +743,10 @@ static inline void mdh_stream_fence() {
   /// again, until there are enough parts or none can be cut.
   /// Each step shrinks a tile by at least one register tile, so it ends. The
   /// tiles only get smaller than configured: every buffer sized by them holds.
-  void splitRunTimeParts(const std::vector<std::string> &corTile) {
+  void splitRunTimeParts(const std::vector<bool> &evened) {
     std::vector<size_t> cuttable;
     for (size_t d = 0; d < D; ++d)
-      if (corTile[d] != std::to_string(tile(0, d)) && P.ops[d].kind == hl::CombineOperator::Kind::Concat) cuttable.push_back(d);
+      if (evened[d] && P.ops[d].kind == hl::CombineOperator::Kind::Concat) cuttable.push_back(d);
     if (cuttable.empty()) return;
     std::string parts = "INT64_C(1)";
     for (size_t d = 0; d < D; ++d) parts += fmt::format("*cp{}", d);
@@ -786,6 +786,7 @@ static inline void mdh_stream_fence() {
     // the tuner chose. Streamed stores need the configured line multiples.
     const std::vector<int64_t> known = ll::concreteSizes(P);
     std::vector<std::string> corTile(D);
+    std::vector<bool> evened(D, false); // the core tile is the run-time ct<d>
     for (size_t d = 0; d < D; ++d) {
       corTile[d] = std::to_string(tile(0, d));
       if (known[d] > 0 || C.streamStores || tile(0, d) == 1) {
@@ -798,8 +799,9 @@ static inline void mdh_stream_fence() {
                        d, tile(0, d), N(d), unit));
       line(fmt::format("int64_t cp{0} = ({1} + ct{0} - 1) / ct{0};", d, N(d)));
       corTile[d] = fmt::format("ct{}", d);
+      evened[d] = true;
     }
-    splitRunTimeParts(corTile);
+    splitRunTimeParts(evened);
     // A reduction whose core tile no run-time size reaches is combined as one part
     // (ll::lower); a size beyond it would need the split the output does not allow.
     for (size_t d = 0; d < D; ++d)
@@ -1665,11 +1667,7 @@ static inline void mdh_stream_fence() {
     // Only where such a remainder occurs: a run-time size, or a static one
     // that the tiles do not divide (else the branch is never taken).
     bool reductionRemainders = false;
-    for (size_t d = 0; d < D; ++d)
-      if (isRed(d) && d != s) {
-        const std::set<int64_t> extents = lastLevelExtents(d);
-        reductionRemainders = reductionRemainders || extents.empty() || extents.size() > 1 || *extents.begin() != tile(last, d);
-      }
+    for (size_t d = 0; d < D; ++d) reductionRemainders = reductionRemainders || (isRed(d) && d != s && mayBePartial(d));
     if (!full.empty() && !narrow.bytes && reductionRemainders) {
       // A remainder of the reductions outside the vector dimension (a reduced
       // vector dimension whole): the same vector code with their run-time trip

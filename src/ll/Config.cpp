@@ -452,6 +452,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   c.model = m.name;
   const size_t D = p.dims();
   std::vector<int64_t> N = concreteSizes(p);
+  const std::vector<int64_t> known = N; // N plans kPlannedRunTimeSize for a run-time size
   if (threads == 0) {
     int64_t applications = 1;
     bool known = true;
@@ -485,7 +486,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // A run-time reduction that is the only dimension to cut (a dot product) is
   // planned long: planned at 1024, its core tiles of 32 made a million-element
   // dot 31250 parts, each a partial result to combine (1.6x the static time).
-  if (par >= 0 && isReduced(p, size_t(par)) && concreteSizes(p)[size_t(par)] <= 0) N[size_t(par)] = cor.tile[size_t(par)] = int64_t(1) << 20;
+  if (par >= 0 && isReduced(p, size_t(par)) && known[size_t(par)] <= 0) N[size_t(par)] = cor.tile[size_t(par)] = int64_t(1) << 20;
   // 16 parts per core balance well without making tiles too thin, as long as
   // the parts share out evenly over the cores (balancedPartTile).
   if (par >= 0) cor.tile[par] = balancedPartTile(N[par], std::max<int64_t>(std::min<int64_t>(N[par], 16), (N[par] + 31) / 32), cores);
@@ -603,7 +604,6 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // Between run-time sizes, the later dimension: a leading one is more often
   // a batch, 1 in a convolution's common use, where every register tile was
   // a remainder (1 x 56 x 56 x 64 with run-time sizes: 19x the static time).
-  const std::vector<int64_t> known = concreteSizes(p);
   int second = -1;
   for (size_t d = 0; d < D; ++d) {
     if (int(d) == simd || isReduced(p, d) || l2.tile[d] <= 1) continue;
