@@ -150,7 +150,7 @@ int main(int argc, char **argv) {
     }
     o.runtimeSizes.clear();
     Diagnostic problem;
-    if (!readRunTimeSizes(ent, *prog, runtimeSizes, o.runtimeSizes, problem)) {
+    if (!readRunTimeSizes(ent, *prog, runtimeSizes, o.runtimeSizes, problem, comp.sema().lookup(ent))) {
       // A value no run can take (0, `3abc`): nothing tested, like sizes the interpreter rejects.
       fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), problem, isTerminal(stderr)));
       ++unusable;

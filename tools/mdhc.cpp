@@ -7,6 +7,7 @@
 #include "codegen/CNames.h"
 #include "codegen/DepFile.h"
 #include "codegen/OpenMPEmitter.h"
+#include "ll/RunTimeVariants.h"
 #include "data/AtomicFiles.h"
 #include "data/BufferFiles.h"
 #include "data/DataError.h"
@@ -235,6 +236,41 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
   return cfg;
 }
 
+/// The configurations an OpenMP entry is emitted with: the given one, or
+/// without --config the default's, one per vector dimension the run-time
+/// sizes may favour (ll/RunTimeVariants.h), lowered.
+struct LoweredVariants {
+  ll::VectorDimensionRule rule;
+  std::vector<ll::Lowered> lowered;
+};
+LoweredVariants loweredVariants(const hl::Program &prog, const ll::Config &cfg, const std::string &configPath,
+                                const std::string &backend) {
+  LoweredVariants v;
+  std::vector<ll::Config> configs = {cfg};
+  if (configPath.empty() && backend == "openmp") {
+    ll::RunTimeVariants r = ll::runTimeVariants(prog, ll::openmpModel(), cfg);
+    v.rule = r.rule;
+    configs = r.configs;
+  }
+  for (const auto &c : configs) v.lowered.push_back(ll::lower(prog, c));
+  return v;
+}
+
+/// --emit=ll of the variants: each printed, under the dimension it serves.
+std::string printVariants(const LoweredVariants &v) {
+  if (v.lowered.size() == 1) return ll::printLowered(v.lowered[0]);
+  const hl::Program &p = *v.lowered[0].program;
+  std::string out = fmt::format("// run-time dispatch: {} configurations, one per vector dimension; the entry applies the "
+                                "default's choice of it to the sizes it is called with (the first for any other choice)\n",
+                                v.lowered.size());
+  for (const auto &l : v.lowered) {
+    const int d = l.config.simdDim;
+    out += fmt::format("\n// ---- vector dimension {} ----\n", d >= 0 ? p.dimNames[size_t(d)] : "none");
+    out += ll::printLowered(l);
+  }
+  return out;
+}
+
 int runEmit(const Common &c, const std::string &emit, const std::string &entry, const std::vector<std::string> &sets,
             const std::string &configPath, int threads) {
   Compilation comp(optionsFor(c));
@@ -280,8 +316,8 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
       } else {
         auto cfg = configFor(*prog, configPath, threads);
         if (!cfg) return 2; // the --config argument: a usage error
-        ll::Lowered lowered = ll::lower(*prog, *cfg);
-        text = emit == "ll" ? ll::printLowered(lowered) : codegen::emitOpenMP(lowered).source;
+        LoweredVariants variants = loweredVariants(*prog, *cfg, configPath, "openmp");
+        text = emit == "ll" ? printVariants(variants) : codegen::emitOpenMPDispatch(variants.lowered, variants.rule).source;
       }
       // The diagnostics first, in the order they were found (on one pipe,
       // `2>&1`, they used to land wherever stdout's buffer was flushed).
@@ -405,13 +441,14 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   std::optional<runtime::CudaDeviceInfo> gpu;
   auto cfg = configFor(*prog, configPath, threads, strictFp, backend, &gpu);
   if (!cfg) return 2; // the --config argument: a usage error
-  ll::Lowered lowered = ll::lower(*prog, *cfg);
+  LoweredVariants variants = loweredVariants(*prog, *cfg, configPath, backend);
+  const ll::Lowered &lowered = variants.lowered[0];
   if (name.empty() && codegen::defaultSymbol(*prog) != prog->instanceName && !c.quiet)
     fmt::print(stderr, "note: `{}` is a reserved word or a library name in the generated code; the entry symbol is `{}` "
                        "(choose another with --name)\n", prog->instanceName, codegen::defaultSymbol(*prog));
   auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered, name)
                 : backend == "cuda" ? codegen::emitCuda(lowered, name)
-                                    : codegen::emitOpenMP(lowered, name);
+                                    : codegen::emitOpenMPDispatch(variants.lowered, variants.rule, name);
   const std::string ext = backend == "cuda" ? ".cu" : ".cpp";
   NewDirectories madeOutDir(outDir);
   auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
@@ -626,7 +663,7 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
   if (!prog || !diagnosticsAllowGoingOn(comp, c)) return 1;
   std::map<std::string, int64_t> given;
   Diagnostic problem;
-  if (!readRunTimeSizes(entry, *prog, sizes, given, problem)) {
+  if (!readRunTimeSizes(entry, *prog, sizes, given, problem, comp.sema().lookup(entry))) {
     fmt::print(stderr, "{}", renderDiagnostic(comp.sources(), problem, isTerminal(stderr)));
     return 1;
   }
@@ -670,10 +707,11 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     if (!allowUndefined) interp::requireDefinedOutputs(*prog, shapes);
     auto cfg = configFor(*prog, configPath, threads, strictFp, backend);
     if (!cfg) return 2; // the --config argument: a usage error
-    ll::Lowered lowered = ll::lower(*prog, *cfg);
+    LoweredVariants variants = loweredVariants(*prog, *cfg, configPath, backend);
+    const ll::Lowered &lowered = variants.lowered[0];
     auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered)
                   : backend == "cuda"   ? codegen::emitCuda(lowered)
-                                        : codegen::emitOpenMP(lowered);
+                                        : codegen::emitOpenMPDispatch(variants.lowered, variants.rule);
     std::string flags = kernel.flags;
     if (backend == "cuda") flags += " " + runtime::cudaArchFlag(*cudaDevice);
     runtime::BuildFailure failure;

@@ -20,6 +20,7 @@
  * dimensions, blocks of cells run in order and carry each running prefix.
  */
 #include "codegen/OpenMPEmitter.h"
+#include "ll/VectorDimension.h"
 
 #include "codegen/CNames.h"
 #include "codegen/CanonicalCarries.h"
@@ -57,8 +58,10 @@ std::string polyC(const SizePoly &p) {
 
 class Emitter {
 public:
-  Emitter(const Lowered &l, std::string name) : L(l), P(*l.program), C(l.config), name(std::move(name)) {
+  Emitter(const Lowered &l, std::string name, std::string shownName = "")
+      : L(l), P(*l.program), C(l.config), name(std::move(name)), shown(std::move(shownName)) {
     if (this->name.empty()) this->name = defaultSymbol(P);
+    if (shown.empty()) shown = this->name;
   }
 
   EmittedKernel run() {
@@ -84,7 +87,7 @@ public:
     --indent;
     out += fmt::format("  }} catch (const std::bad_alloc &) {{\n"
                        "    std::fprintf(stderr, \"mdh (OpenMP): {}: out of memory for its scratch storage\\n\");\n"
-                       "    return 2;\n  }}\n  return 0;\n}}\n\n", name);
+                       "    return 2;\n  }}\n  return 0;\n}}\n\n", shown);
     out += genericEntry();
     k.kernel = out;
     k.source = k.common + k.kernel;
@@ -93,6 +96,76 @@ public:
     k.compileFlags = k.flags;
     k.linkFlags = "-fopenmp -lstdc++"; // the object is C++: a C program needs its runtime
     return k;
+  }
+
+  /// The public entry of a run-time dispatch (emitOpenMPDispatch): its checks, then the call of
+  /// the variant whose vector dimension this call's sizes favour (`variants`: dimension and
+  /// symbol; the first is called for any other choice).
+  std::string dispatchEntry(const ll::VectorDimensionRule &rule, const std::vector<std::pair<int, std::string>> &variants) {
+    D = P.dims();
+    const size_t B = P.inputs.size() + P.outputs.size();
+    std::vector<std::string> sizeArgs, callArgs;
+    for (const auto &x : P.dynamicSizes) sizeArgs.push_back("sz_" + x);
+    callArgs = sizeArgs;
+    for (const auto &b : P.inputs) callArgs.push_back("in_" + b.name);
+    for (const auto &b : P.outputs) callArgs.push_back("out_" + b.name);
+    std::string o = fmt::format("\n// Run-time dispatch: the vector dimension the default configuration would choose for\n"
+                                "// this call's sizes (ll/VectorDimension.h), and that dimension's configuration.\n"
+                                "extern \"C\" int mdh_vector_dimension_{}(const int64_t *sizes) {{\n", name);
+    for (size_t i = 0; i < P.dynamicSizes.size(); ++i) o += fmt::format("  const int64_t sz_{} = sizes[{}];\n", P.dynamicSizes[i], i);
+    std::vector<std::string> bytes, dims;
+    for (const auto *list : {&P.inputs, &P.outputs})
+      for (const auto &b : *list) {
+        std::string e = fmt::format("double({})", b.elem.size());
+        for (const auto &x : b.shape) e += fmt::format(" * double({})", polyC(x));
+        bytes.push_back(e);
+      }
+    for (size_t d = 0; d < D; ++d) dims.push_back(polyC(P.sizes[d]));
+    o += fmt::format("  const double mdh_bytes[{}] = {{{}}};\n  (void)mdh_bytes;\n", std::max<size_t>(B, 1), fmt::join(bytes, ", "));
+    o += fmt::format("  const int64_t mdh_n[{}] = {{{}}};\n  double mdh_score[{}] = {{}};\n", D, fmt::join(dims, ", "), D);
+    for (size_t d = 0; d < D; ++d) {
+      if (rule.terms[d].empty()) continue;
+      o += fmt::format("  if (mdh_n[{}] > 1) {{\n", d);
+      for (const auto &t : rule.terms[d]) o += fmt::format("    mdh_score[{}] += {} * mdh_bytes[{}];\n", d, t.weight, t.buffer);
+      o += "  }\n";
+    }
+    std::vector<std::string> replaceable;
+    for (size_t d = 0; d < D; ++d) replaceable.push_back(rule.replaceable[d] ? "true" : "false");
+    o += fmt::format("  const bool mdh_replaceable[{}] = {{{}}};\n", D, fmt::join(replaceable, ", "));
+    o += fmt::format("  int mdh_best = -1;\n  for (int d = 0; d < {}; ++d)\n"
+                     "    if (mdh_score[d] > 0 && (mdh_best < 0 || mdh_score[d] > mdh_score[mdh_best])) mdh_best = d;\n"
+                     "  if (mdh_best < 0 || !mdh_replaceable[mdh_best]) return mdh_best;\n  int mdh_alt = -1;\n", D);
+    for (size_t d = 0; d < D; ++d) {
+      if (!rule.outputContiguous[d]) continue;
+      o += fmt::format("  {{\n    bool mdh_reused = true;\n");
+      for (const auto &unread : rule.reuseDims[d]) {
+        o += "    {\n      int64_t r = 1;\n";
+        for (size_t e : unread) o += fmt::format("      r = std::min<int64_t>(r * std::max<int64_t>(mdh_n[{}], 1), {});\n", e, ll::VectorDimensionRule::kMinReuse);
+        o += fmt::format("      mdh_reused = mdh_reused && r >= {};\n    }}\n", ll::VectorDimensionRule::kMinReuse);
+      }
+      o += fmt::format("    if (mdh_reused && mdh_score[{0}] > 0 && (mdh_alt < 0 || mdh_score[{0}] > mdh_score[mdh_alt])) mdh_alt = {0};\n  }}\n", d);
+    }
+    o += fmt::format("  if (mdh_alt >= 0 && mdh_score[mdh_alt] >= {} * mdh_score[mdh_best]) return mdh_alt;\n  return mdh_best;\n}}\n\n",
+                     ll::VectorDimensionRule::kPreferableFraction);
+    o += runTimeSizeCheck(P, "OpenMP", name);
+    o += signature() + " {\n";
+    o += runTimeSizeGuard(P, name, "return 1;");
+    o += nullBufferGuard();
+    o += fmt::format("  const int64_t mdh_sizes[] = {{{}}};\n  switch (mdh_vector_dimension_{}(mdh_sizes)) {{\n", fmt::join(sizeArgs, ", "), name);
+    for (size_t i = 1; i < variants.size(); ++i)
+      o += fmt::format("  case {}: return {}({});\n", variants[i].first, variants[i].second, fmt::join(callArgs, ", "));
+    o += fmt::format("  default: return {}({});\n  }}\n}}\n\n", variants[0].second, fmt::join(callArgs, ", "));
+    o += genericEntry();
+    return o;
+  }
+
+  /// The header, naming the configurations of a dispatch instead of one.
+  std::string headerFor(const std::string &configuration) const {
+    std::string h = header();
+    const std::string one = "//  * Configuration: " + ll::toJson(C).dump() + "\n";
+    auto at = h.find(one);
+    if (at != std::string::npos) h.replace(at, one.size(), configuration);
+    return h;
   }
 
 private:
@@ -106,6 +179,7 @@ private:
   const hl::Program &P;
   const ll::Config &C;
   std::string name;
+  std::string shown; ///< the entry's name in messages: the public entry's for a dispatch variant
   size_t D = 0;
   std::string E; // C type of the MDA element (f's result)
   std::string out;
@@ -809,7 +883,7 @@ static inline void mdh_stream_fence() {
         open(fmt::format("if (cp{} > 1)", d));
         line(fmt::format("std::fprintf(stderr, \"mdh (OpenMP): {}: run-time size {} = %lld exceeds the configuration's core tile "
                          "{} of its reduction; nothing computed\\n\", (long long){});",
-                         name, P.sizes[d].str(), tile(0, d), N(d)));
+                         shown, P.sizes[d].str(), tile(0, d), N(d)));
         line("return 1;");
         close();
       }
@@ -2741,5 +2815,28 @@ static inline void mdh_stream_fence() {
 } // namespace
 
 EmittedKernel emitOpenMP(const ll::Lowered &l, const std::string &name) { return Emitter(l, name).run(); }
+
+EmittedKernel emitOpenMPDispatch(const std::vector<ll::Lowered> &variants, const ll::VectorDimensionRule &rule,
+                                 const std::string &name) {
+  if (variants.size() == 1) return emitOpenMP(variants[0], name);
+  EmittedKernel k = emitOpenMP(variants[0], name); // the public name, common part, flags and header
+  std::vector<std::pair<int, std::string>> symbols;
+  std::string kernels, configuration = "//  * Configurations (one per vector dimension, chosen when the kernel starts from the\n"
+                                       "//    sizes it is called with, as mdhc chooses for known sizes):\n";
+  const hl::Program &p = *variants[0].program;
+  for (size_t i = 0; i < variants.size(); ++i) {
+    const int d = variants[i].config.simdDim;
+    const std::string symbol = fmt::format("mdh_v{}_{}", i, k.name);
+    kernels += Emitter(variants[i], symbol, k.name).run().kernel;
+    symbols.push_back({d, symbol});
+    configuration += fmt::format("//    - vector dimension {}{}: {}\n", d >= 0 ? p.dimNames[size_t(d)] : "none",
+                                 i == 0 ? " (also for any other choice)" : "", ll::toJson(variants[i].config).dump());
+  }
+  Emitter entry(variants[0], k.name);
+  k.kernel = kernels + entry.dispatchEntry(rule, symbols);
+  k.source = k.common + k.kernel;
+  k.header = entry.headerFor(configuration);
+  return k;
+}
 
 } // namespace mdh::codegen

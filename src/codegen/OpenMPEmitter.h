@@ -12,6 +12,7 @@
 #pragma once
 
 #include "ll/Lowering.h"
+#include "ll/VectorDimension.h"
 
 #include <string>
 
@@ -31,5 +32,14 @@ struct EmittedKernel {
 /// `name` overrides the entry symbol (default: the instance name), so that
 /// several configurations of one program can share one translation unit.
 EmittedKernel emitOpenMP(const ll::Lowered &l, const std::string &name = "");
+
+/// One entry over several configurations of one program (ll::runTimeVariants:
+/// the default's, one per vector dimension, for sizes left to run time). Each
+/// becomes `mdh_v<i>_<name>`; the entry `<name>` checks its arguments, asks
+/// `mdh_vector_dimension_<name>(sizes)` which dimension the call's sizes
+/// favour (the rule mdhc applies to known sizes) and calls that variant, the
+/// first for any other choice. One variant: emitOpenMP.
+EmittedKernel emitOpenMPDispatch(const std::vector<ll::Lowered> &variants, const ll::VectorDimensionRule &rule,
+                                 const std::string &name = "");
 
 } // namespace mdh::codegen

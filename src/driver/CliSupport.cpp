@@ -101,14 +101,15 @@ void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, Meta
 }
 
 bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const std::map<std::string, std::string> &given,
-                      std::map<std::string, int64_t> &values, Diagnostic &problem) {
+                      std::map<std::string, int64_t> &values, Diagnostic &problem, const ast::Decl *entryDecl) {
+  const SourceRange at = entryDecl ? entryDecl->range : prog.range;
   constexpr int64_t kLargest = int64_t(1) << 40; // the limit of compile-time sizes (E0603)
   for (const auto &[name, text] : given) {
     if (std::find(prog.dynamicSizes.begin(), prog.dynamicSizes.end(), name) == prog.dynamicSizes.end()) {
       problem = Diagnostic{};
       problem.code = "E0605";
       problem.message = fmt::format("`{}` is neither a meta-parameter nor a run-time size of `{}`", name, entry);
-      problem.range = prog.range;
+      problem.range = at;
       problem.hint = prog.dynamicSizes.empty() ? fmt::format("`{}` has no run-time sizes", entry)
                                                : fmt::format("its run-time sizes are {}", fmt::join(prog.dynamicSizes, ", "));
       return false;
@@ -124,7 +125,7 @@ bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const s
       problem = Diagnostic{};
       problem.code = "E0603";
       problem.message = fmt::format("invalid value `{}` for run-time size `{}`", text, name);
-      problem.range = prog.range;
+      problem.range = at;
       problem.hint = "a run-time size is a positive integer (at most 2^40)";
       return false;
     }

@@ -42,9 +42,12 @@ void splitRunTimeSizes(const ast::Decl *decl, const MetaSettings &settings, Meta
 /// text) for `prog`, the instance of `entry`, strictly and alike in every tool: a
 /// size is decimal digits only, from 1 to 2^40, as a compile-time size.
 /// Returns false with `problem` filled: E0603 for a malformed value, E0605
-/// for a name that is neither a meta-parameter nor a run-time size.
+/// for a name that is neither a meta-parameter nor a run-time size. They point
+/// at `entryDecl`, the entry's declaration, when given (an alias such as
+/// `mdh dot_f32 = dotp<f32, *>;` rather than the generic it names), else at
+/// the program's.
 bool readRunTimeSizes(const std::string &entry, const hl::Program &prog, const std::map<std::string, std::string> &given,
-                      std::map<std::string, int64_t> &values, Diagnostic &problem);
+                      std::map<std::string, int64_t> &values, Diagnostic &problem, const ast::Decl *entryDecl = nullptr);
 
 /// The text of a `--config` argument: the argument itself when it is JSON
 /// text (starts with `{` after blanks), else the contents of the file it

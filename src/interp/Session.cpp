@@ -242,7 +242,7 @@ RunOutcome Session::runChecked(const RunRequest &r) {
       sizeTexts.emplace(k, v);
   std::map<std::string, int64_t> runtimeSizes;
   Diagnostic problem;
-  if (!readRunTimeSizes(r.entry, *prog, sizeTexts, runtimeSizes, problem)) {
+  if (!readRunTimeSizes(r.entry, *prog, sizeTexts, runtimeSizes, problem, comp_->sema().lookup(r.entry))) {
     fmt::print(opts_.err, "{}", renderDiagnostic(comp_->sources(), problem, opts_.color));
     return RunOutcome::Failed;
   }

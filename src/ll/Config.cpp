@@ -3,6 +3,7 @@
  * the default heuristic and random configurations.
  */
 #include "ll/Config.h"
+#include "ll/VectorDimension.h"
 
 #include "ll/GpuConfig.h"
 #include "hl/ResultRange.h"
@@ -447,7 +448,7 @@ static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
 /// What the default plans for a size known only at run time: a large one.
 constexpr int64_t kPlannedRunTimeSize = 1024;
 
-static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
+static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads, int forcedSimd) {
   Config c;
   c.model = m.name;
   const size_t D = p.dims();
@@ -465,7 +466,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   c.threads = threads;
   for (auto &n : N)
     if (n <= 0) n = kPlannedRunTimeSize;
-  int simd = contiguousDim(p, N);
+  int simd = forcedSimd == kAutomaticSimd ? vectorDimension(p, kPlannedRunTimeSize) : forcedSimd;
   c.simdDim = simd;
   int lanes = 16;
   if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes = 8;
@@ -729,8 +730,8 @@ static void cutRunTimeSizes(Config &c, const hl::Program &p) {
     if (known[d] <= 0 && cor.tile[d] == kPlannedRunTimeSize) cor.tile[d] = kWholeRunTimeSize;
 }
 
-static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads) {
-  Config c = plannedCpuConfig(p, m, threads);
+static Config defaultCpuConfig(const hl::Program &p, const AsmModel &m, int threads, int forcedSimd) {
+  Config c = plannedCpuConfig(p, m, threads, forcedSimd);
   cutRunTimeSizes(c, p);
   return c;
 }
@@ -741,9 +742,9 @@ bool streamStoresApply(const hl::Program &p) {
   return true;
 }
 
-Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
+Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int simdDim) {
   if (isGpuModel(m)) return defaultGpuConfig(p, m);
-  Config c = defaultCpuConfig(p, m, threads);
+  Config c = defaultCpuConfig(p, m, threads, simdDim);
   // Streaming stores pay when the outputs cannot stay in the last-level
   // cache anyway (then each store would first read its line from memory).
   // Rows of the output must start on cache lines, or be written straight
@@ -788,6 +789,15 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads) {
 }
 
 Config completeConfig(const Config &partial, const hl::Program &p, const AsmModel &m) {
+  // A vector dimension alone (no levels, no stages) gets the default planned
+  // around it: its tiles, register rows and stages, not those of another one.
+  if (partial.levels.empty() && partial.stages.empty() && partial.simdDim >= 0 && size_t(partial.simdDim) < p.dims() &&
+      !isGpuModel(m)) {
+    Config c = defaultConfig(p, m, partial.threads, partial.simdDim);
+    c.strictFp = c.strictFp || partial.strictFp;
+    c.streamStores = c.streamStores || partial.streamStores;
+    return c;
+  }
   Config def = defaultConfig(p, m, partial.threads);
   Config c = partial;
   if (c.levels.empty()) c.levels = def.levels;

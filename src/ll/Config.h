@@ -85,8 +85,9 @@ bool streamStoresApply(const hl::Program &p);
 constexpr int64_t kMinStreamedSegmentBytes = 512;
 
 /// The dimension that is contiguous (unit coefficient in the last index) in the
-/// most bytes of buffers, outputs weighing 1.5 (-1: none): the one most worth
-/// vectorising on a CPU, the innermost loop of an OpenCL CPU device's work-item.
+/// most bytes of buffers, outputs weighing 1.5 (-1: none): the GPU defaults'
+/// innermost dimension, and an OpenCL CPU device's work-item loop. A CPU kernel's
+/// vector dimension refines it (VectorDimension.h).
 int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N);
 
 /// Whether v is a permutation of 0..n-1 (loop orders, layouts).
@@ -113,8 +114,13 @@ constexpr int64_t kMinParallelApplications = int64_t(1) << 16;
 /// still correct, in several parts).
 constexpr int64_t kWholeRunTimeSize = int64_t(1) << 40;
 
+/// defaultConfig's choice of the vector dimension: contiguousDim at the planned sizes.
+constexpr int kAutomaticSimd = -2;
+
 /// The default heuristic (no tuning): documented in docs/compiler.md.
-Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads = 0);
+/// `simdDim` other than kAutomaticSimd plans around that vector dimension
+/// (-1: none) instead (CPU models; the run-time dispatch of RunTimeVariants.h).
+Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads = 0, int simdDim = kAutomaticSimd);
 
 /// Fills what a partial configuration leaves out from the default.
 Config completeConfig(const Config &partial, const hl::Program &p, const AsmModel &m);

@@ -110,4 +110,6 @@ GenericEntry NativeLibrary::entry(const std::string &name) const {
   return reinterpret_cast<GenericEntry>(dlsym(handle_, (name + "_run").c_str()));
 }
 
+void *NativeLibrary::symbol(const std::string &name) const { return dlsym(handle_, name.c_str()); }
+
 } // namespace mdh::runtime

@@ -42,6 +42,8 @@ public:
                                               BuildFailure *failure = nullptr);
   /// The generic `<name>_run` entry, or nullptr.
   GenericEntry entry(const std::string &name) const;
+  /// Any exported symbol, or nullptr.
+  void *symbol(const std::string &name) const;
 
 private:
   NativeLibrary() = default;

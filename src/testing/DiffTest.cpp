@@ -12,6 +12,7 @@
 #include "interp/RuntimeError.h"
 #include "ll/Config.h"
 #include "ll/Lowering.h"
+#include "ll/RunTimeVariants.h"
 #include "runtime/CudaDevice.h"
 #include "runtime/NativeLibrary.h"
 #include "runtime/OpenCLDevice.h"
@@ -182,6 +183,13 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     ll::Config c = ll::randomConfig(prog, model, rng, sizes);
     if (prog.dynamicSizes.empty() && !ll::validate(c, prog, model).empty()) continue;
     configs.push_back(c);
+  }
+  // With run-time sizes the OpenMP entry dispatches between the default's variants, one per
+  // vector dimension (ll/RunTimeVariants.h); each is tested at these sizes, whichever the
+  // dispatch would pick.
+  if (!opencl && !cuda) {
+    ll::RunTimeVariants variants = ll::runTimeVariants(prog, model, configs[0]);
+    configs.insert(configs.end(), variants.configs.begin() + 1, variants.configs.end());
   }
   for (const auto &text : opts.extraConfigs) {
     const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);

@@ -112,6 +112,7 @@ import std;
 mdh m<N: size> = out_view<f32>( O: (i) -> (i) ) o md_hom<N>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
 mdh d = out_view<f32>( O: (i) -> (i) ) o md_hom<*>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
 mdh e = out_view<f32>( O: (i) -> (4611686018427387903 * i) ) o md_hom<*>( id, (++) ) o inp_view<f32>( I: (i) -> (i) );
+mdh m_dyn = m<*>;
 fn two(a: f32) -> (f32, f32) = (a, a + 1.0);
 mdh t = out_view<f32, f32>( O: (i) -> (i), P: (i) -> (i) ) o md_hom<4>( two, (++) ) o inp_view<f32>( I: (i) -> (i) );
 MDH
@@ -145,6 +146,9 @@ done
 expect "run-time size 3 accepted" 0 '^O: f32\[3\]' -- "$MDHI" run small.mdh --entry d --set N1=3
 expect "a name that is no size" 1 'E0605\]: `Q` is neither a meta-parameter nor a run-time size of `d`' -- \
   "$MDHI" run small.mdh --entry d --set N1=3,Q=4
+# An alias entry's size errors point at the alias, not at the generic it names (line 2).
+expect "E0605 at the alias entry" 1 'small.mdh:5:1: error\[E0605\]: `Q` is neither' -- "$MDHI" run small.mdh --entry m_dyn --set N=3,Q=4
+expect "E0603 at the alias entry" 1 'small.mdh:5:1: error\[E0603\]: invalid value `x`' -- "$MDHI" run small.mdh --entry m_dyn --set N=x
 npy rank2.npy "'<f4'" '2, 2' $(printf '00 %.0s' $(seq 16))
 expect "an input of the wrong rank" 1 'E0906\]: input buffer `I` has the wrong shape: expected 1 dimension \(\[N1\]\), got 2 \(\[2, 2\]\)' -- \
   "$MDHI" run small.mdh --entry d --in I=rank2.npy
