@@ -455,9 +455,10 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   try {
     data::AtomicFileSet files;
     files.protect(sourceFiles(comp), "a source file of the program");
-    files.stage(outDir + "/" + kernel.name + ext, bytes(kernel.source));
-    files.stage(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
-    files.stage(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
+    // Unchanged outputs keep their times: a comment-only edit of the program rebuilds nothing after them.
+    files.stageUnlessSame(outDir + "/" + kernel.name + ext, bytes(kernel.source));
+    files.stageUnlessSame(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
+    files.stageUnlessSame(outDir + "/" + kernel.name + ".config.json", bytes(ll::toJson(*cfg).dump(2) + "\n"));
     // The generated source depends on every .mdh file read: the main one and its imports.
     if (!depfile.empty()) {
       auto absolute = [](const std::string &f) { return std::filesystem::absolute(f).lexically_normal().string(); };

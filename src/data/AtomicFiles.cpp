@@ -6,6 +6,8 @@
 #include "data/DataError.h"
 
 #include <fmt/format.h>
+#include <fstream>
+#include <iterator>
 
 #include <cerrno>
 #include <cstdio>
@@ -136,6 +138,19 @@ void AtomicFileSet::stage(const std::string &path, const std::vector<uint8_t> &b
     throw;
   }
   staged_.push_back(std::move(s));
+}
+
+void AtomicFileSet::stageUnlessSame(const std::string &path, const std::vector<uint8_t> &bytes) {
+  const OutputTarget t = checkOutput(path);
+  std::error_code ec;
+  if (t.kind == OutputTarget::Kind::Regular && std::filesystem::file_size(t.resolved, ec) == bytes.size() && !ec) {
+    std::ifstream in(t.resolved, std::ios::binary);
+    std::vector<uint8_t> held;
+    if (in) held.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    if (in.good() || in.eof())
+      if (held == bytes) return;
+  }
+  stage(path, bytes);
 }
 
 void AtomicFileSet::commit() {

@@ -53,6 +53,12 @@ public:
   /// Writes `bytes` to a temporary next to `path` (or keeps them for a
   /// target written through); throws DataError on failure.
   void stage(const std::string &path, const std::vector<uint8_t> &bytes);
+  /// stage(), except that a regular file that already holds exactly `bytes`
+  /// is left alone (not even its modification time changes), so that a build
+  /// tool that compares times (Ninja's restat, which CMake sets for custom
+  /// commands) does not rebuild what depends on it. Generated sources use it:
+  /// a comment-only edit of a .mdh file regenerates the same code.
+  void stageUnlessSame(const std::string &path, const std::vector<uint8_t> &bytes);
   /// Renames every staged file onto its target, then writes the targets
   /// written through; throws DataError on failure.
   void commit();

@@ -50,6 +50,25 @@ set_weight(3 2)
 run("rebuilding app_import with ${other} failed" ${CMAKE_COMMAND} --build ${BIN}/build-other --target app_import)
 run("editing an imported module left stale generated code (${other})" ${BIN}/build-other/app_import 2)
 
+# A comment-only edit regenerates the same code: mdhc leaves the generated files as they
+# were, and Ninja (restat, which CMake sets for custom commands) rebuilds nothing after them.
+if(GEN MATCHES "Ninja")
+  set(ninja_build ${BIN}/build)
+else()
+  set(ninja_build ${BIN}/build-other)
+endif()
+run("bringing app_import up to date failed" ${CMAKE_COMMAND} --build ${ninja_build} --target app_import)
+file(TIMESTAMP ${ninja_build}/app_import linked_before "%s")
+execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+file(READ ${module} text)
+file(WRITE ${module} "// a comment-only edit\n${text}")
+run("rebuilding after a comment-only edit failed" ${CMAKE_COMMAND} --build ${ninja_build} --target app_import)
+file(TIMESTAMP ${ninja_build}/app_import linked_after "%s")
+if(NOT linked_before STREQUAL linked_after)
+  message(FATAL_ERROR "a comment-only edit of an imported module relinked app_import (${linked_before} -> ${linked_after})")
+endif()
+run("app_import after a comment-only edit gave wrong results" ${ninja_build}/app_import 2)
+
 # A target name that is no C identifier fails when the project is configured, not when it is built.
 file(WRITE ${BIN}/badname/CMakeLists.txt "cmake_minimum_required(VERSION 3.19)\nproject(bad CXX)\n"
      "include(${SRC}/cmake/MDH.cmake)\n"
