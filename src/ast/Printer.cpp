@@ -572,8 +572,11 @@ private:
           std::string a = printIndexFn(b.accesses[k]);
           const size_t tail = k + 1 < b.accesses.size() ? 1 : after;
           if (at + a.size() + tail > o.lineWidth) {
-            const size_t arrow = a.find(") -> (");
-            if (arrow != std::string::npos) a = a.substr(0, arrow + 1) + "\n" + std::string(at, ' ') + a.substr(arrow + 2);
+            // Each list filled and aligned after its bracket where it is still too long.
+            std::vector<std::string> params, results;
+            for (const auto &x : b.accesses[k].params) params.push_back(x.name);
+            for (const auto &x : b.accesses[k].results) results.push_back(printExpr(*x));
+            a = wrapList(at, "(", params, ")") + "\n" + std::string(at, ' ') + "-> " + wrapList(at + 3, "(", results, ")", tail);
           }
           accesses.push_back(a);
         }
