@@ -241,6 +241,7 @@ std::optional<ll::Config> configFor(const hl::Program &prog, const std::string &
 /// sizes may favour (ll/RunTimeVariants.h), lowered.
 struct LoweredVariants {
   ll::VectorDimensionRule rule;
+  ll::StreamingRule streaming;
   std::vector<ll::Lowered> lowered;
 };
 LoweredVariants loweredVariants(const hl::Program &prog, const ll::Config &cfg, const std::string &configPath,
@@ -250,6 +251,7 @@ LoweredVariants loweredVariants(const hl::Program &prog, const ll::Config &cfg, 
   if (configPath.empty() && backend == "openmp") {
     ll::RunTimeVariants r = ll::runTimeVariants(prog, ll::openmpModel(), cfg);
     v.rule = r.rule;
+    v.streaming = r.streaming;
     configs = r.configs;
   }
   for (const auto &c : configs) v.lowered.push_back(ll::lower(prog, c));
@@ -260,12 +262,14 @@ LoweredVariants loweredVariants(const hl::Program &prog, const ll::Config &cfg, 
 std::string printVariants(const LoweredVariants &v) {
   if (v.lowered.size() == 1) return ll::printLowered(v.lowered[0]);
   const hl::Program &p = *v.lowered[0].program;
-  std::string out = fmt::format("// run-time dispatch: {} configurations, one per vector dimension; the entry applies the "
-                                "default's choice of it to the sizes it is called with (the first for any other choice)\n",
+  std::string out = fmt::format("// run-time dispatch: {} configurations, one per vector dimension and store kind; the entry "
+                                "applies the default's choice of them to the sizes it is called with (the first for any other "
+                                "choice)\n",
                                 v.lowered.size());
   for (const auto &l : v.lowered) {
     const int d = l.config.simdDim;
-    out += fmt::format("\n// ---- vector dimension {} ----\n", d >= 0 ? p.dimNames[size_t(d)] : "none");
+    out += fmt::format("\n// ---- vector dimension {}{} ----\n", d >= 0 ? p.dimNames[size_t(d)] : "none",
+                       l.config.streamStores ? ", streaming stores" : "");
     out += ll::printLowered(l);
   }
   return out;
@@ -317,7 +321,7 @@ int runEmit(const Common &c, const std::string &emit, const std::string &entry, 
         auto cfg = configFor(*prog, configPath, threads);
         if (!cfg) return 2; // the --config argument: a usage error
         LoweredVariants variants = loweredVariants(*prog, *cfg, configPath, "openmp");
-        text = emit == "ll" ? printVariants(variants) : codegen::emitOpenMPDispatch(variants.lowered, variants.rule).source;
+        text = emit == "ll" ? printVariants(variants) : codegen::emitOpenMPDispatch(variants.lowered, variants.rule, variants.streaming).source;
       }
       // The diagnostics first, in the order they were found (on one pipe,
       // `2>&1`, they used to land wherever stdout's buffer was flushed).
@@ -448,7 +452,7 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
                        "(choose another with --name)\n", prog->instanceName, codegen::defaultSymbol(*prog));
   auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered, name)
                 : backend == "cuda" ? codegen::emitCuda(lowered, name)
-                                    : codegen::emitOpenMPDispatch(variants.lowered, variants.rule, name);
+                                    : codegen::emitOpenMPDispatch(variants.lowered, variants.rule, variants.streaming, name);
   const std::string ext = backend == "cuda" ? ".cu" : ".cpp";
   NewDirectories madeOutDir(outDir);
   auto bytes = [](const std::string &t) { return std::vector<uint8_t>(t.begin(), t.end()); };
@@ -712,7 +716,7 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
     const ll::Lowered &lowered = variants.lowered[0];
     auto kernel = backend == "opencl" ? codegen::emitOpenCL(lowered)
                   : backend == "cuda"   ? codegen::emitCuda(lowered)
-                                        : codegen::emitOpenMPDispatch(variants.lowered, variants.rule);
+                                        : codegen::emitOpenMPDispatch(variants.lowered, variants.rule, variants.streaming);
     std::string flags = kernel.flags;
     if (backend == "cuda") flags += " " + runtime::cudaArchFlag(*cudaDevice);
     runtime::BuildFailure failure;

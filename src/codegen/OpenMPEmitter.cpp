@@ -99,9 +99,17 @@ public:
   }
 
   /// The public entry of a run-time dispatch (emitOpenMPDispatch): its checks, then the call of
-  /// the variant whose vector dimension this call's sizes favour (`variants`: dimension and
-  /// symbol; the first is called for any other choice).
-  std::string dispatchEntry(const ll::VectorDimensionRule &rule, const std::vector<std::pair<int, std::string>> &variants) {
+  /// the variant whose vector dimension and stores this call's sizes favour (the first for any
+  /// other choice).
+  /// A variant of a run-time dispatch: its vector dimension, whether it streams, its symbol.
+  struct DispatchVariant {
+    int dim;
+    bool streams;
+    std::string symbol;
+  };
+
+  std::string dispatchEntry(const ll::VectorDimensionRule &rule, const ll::StreamingRule &streaming,
+                            const std::vector<DispatchVariant> &variants) {
     D = P.dims();
     const size_t B = P.inputs.size() + P.outputs.size();
     std::vector<std::string> sizeArgs, callArgs;
@@ -147,14 +155,43 @@ public:
     }
     o += fmt::format("  if (mdh_alt >= 0 && mdh_score[mdh_alt] >= {} * mdh_score[mdh_best]) return mdh_alt;\n  return mdh_best;\n}}\n\n",
                      ll::VectorDimensionRule::kPreferableFraction);
+    bool anyStreams = false;
+    for (const auto &v : variants) anyStreams |= v.streams;
+    if (anyStreams) {
+      // StreamingStores.h: the footprint against the cache, and rows on cache lines or from f.
+      o += fmt::format("// Whether this call's outputs are written with streaming stores (ll/StreamingStores.h).\n"
+                       "extern \"C\" bool mdh_streams_{}(const int64_t *sizes, int simd) {{\n", name);
+      for (size_t i = 0; i < P.dynamicSizes.size(); ++i) o += fmt::format("  const int64_t sz_{} = sizes[{}];\n", P.dynamicSizes[i], i);
+      o += fmt::format("  const double mdh_bytes[{}] = {{{}}};\n  double mdh_footprint = 0;\n", std::max<size_t>(B, 1), fmt::join(bytes, ", "));
+      o += fmt::format("  for (size_t b = 0; b < {}; ++b) mdh_footprint += mdh_bytes[b];\n", B);
+      o += fmt::format("  if (mdh_footprint < {}.0) return false;\n", streaming.cacheBytes);
+      std::vector<std::string> aligned = {"true"};
+      for (const auto &[out, elemBytes] : streaming.rowOutputs)
+        aligned.push_back(fmt::format("({}) * INT64_C({}) % 64 == 0", polyC(P.outputs[out].shape.back()), elemBytes));
+      o += fmt::format("  const bool mdh_aligned = {};\n", fmt::join(aligned, " && "));
+      std::vector<std::string> fromF = {"false"};
+      for (size_t d = 0; d < D; ++d)
+        if (streaming.rowsFromF[d])
+          fromF.push_back(fmt::format("(simd == {} && {} * INT64_C({}) >= INT64_C({}))", d, dims[d], streaming.resultBytes,
+                                      ll::kMinStreamedSegmentBytes));
+      o += fmt::format("  const bool mdh_rows_from_f = {};\n  return mdh_aligned || mdh_rows_from_f;\n}}\n\n", fmt::join(fromF, " || "));
+    }
     o += runTimeSizeCheck(P, "OpenMP", name);
     o += signature() + " {\n";
     o += runTimeSizeGuard(P, name, "return 1;");
     o += nullBufferGuard();
-    o += fmt::format("  const int64_t mdh_sizes[] = {{{}}};\n  switch (mdh_vector_dimension_{}(mdh_sizes)) {{\n", fmt::join(sizeArgs, ", "), name);
-    for (size_t i = 1; i < variants.size(); ++i)
-      o += fmt::format("  case {}: return {}({});\n", variants[i].first, variants[i].second, fmt::join(callArgs, ", "));
-    o += fmt::format("  default: return {}({});\n  }}\n}}\n\n", variants[0].second, fmt::join(callArgs, ", "));
+    o += fmt::format("  const int64_t mdh_sizes[] = {{{}}};\n  const int mdh_simd = mdh_vector_dimension_{}(mdh_sizes);\n",
+                     fmt::join(sizeArgs, ", "), name);
+    const std::string args = fmt::format("{}", fmt::join(callArgs, ", "));
+    // The exact variant, else that dimension's plain one, else the first.
+    if (anyStreams) {
+      o += fmt::format("  const bool mdh_streamed = mdh_streams_{}(mdh_sizes, mdh_simd);\n", name);
+      for (const auto &v : variants)
+        o += fmt::format("  if (mdh_simd == {} && {}mdh_streamed) return {}({});\n", v.dim, v.streams ? "" : "!", v.symbol, args);
+    }
+    for (const auto &v : variants)
+      if (!v.streams) o += fmt::format("  if (mdh_simd == {}) return {}({});\n", v.dim, v.symbol, args);
+    o += fmt::format("  return {}({});\n}}\n\n", variants[0].symbol, args);
     o += genericEntry();
     return o;
   }
@@ -2817,23 +2854,24 @@ static inline void mdh_stream_fence() {
 EmittedKernel emitOpenMP(const ll::Lowered &l, const std::string &name) { return Emitter(l, name).run(); }
 
 EmittedKernel emitOpenMPDispatch(const std::vector<ll::Lowered> &variants, const ll::VectorDimensionRule &rule,
-                                 const std::string &name) {
+                                 const ll::StreamingRule &streaming, const std::string &name) {
   if (variants.size() == 1) return emitOpenMP(variants[0], name);
   EmittedKernel k = emitOpenMP(variants[0], name); // the public name, common part, flags and header
-  std::vector<std::pair<int, std::string>> symbols;
-  std::string kernels, configuration = "//  * Configurations (one per vector dimension, chosen when the kernel starts from the\n"
-                                       "//    sizes it is called with, as mdhc chooses for known sizes):\n";
+  std::vector<Emitter::DispatchVariant> symbols;
+  std::string kernels, configuration = "//  * Configurations (one per vector dimension and store kind, chosen when the kernel\n"
+                                       "//    starts from the sizes it is called with, as mdhc chooses for known sizes):\n";
   const hl::Program &p = *variants[0].program;
   for (size_t i = 0; i < variants.size(); ++i) {
-    const int d = variants[i].config.simdDim;
+    const ll::Config &c = variants[i].config;
     const std::string symbol = fmt::format("mdh_v{}_{}", i, k.name);
     kernels += Emitter(variants[i], symbol, k.name).run().kernel;
-    symbols.push_back({d, symbol});
-    configuration += fmt::format("//    - vector dimension {}{}: {}\n", d >= 0 ? p.dimNames[size_t(d)] : "none",
-                                 i == 0 ? " (also for any other choice)" : "", ll::toJson(variants[i].config).dump());
+    symbols.push_back({c.simdDim, c.streamStores, symbol});
+    configuration += fmt::format("//    - vector dimension {}{}{}: {}\n", c.simdDim >= 0 ? p.dimNames[size_t(c.simdDim)] : "none",
+                                 c.streamStores ? ", streaming stores" : "", i == 0 ? " (also for any other choice)" : "",
+                                 ll::toJson(c).dump());
   }
   Emitter entry(variants[0], k.name);
-  k.kernel = kernels + entry.dispatchEntry(rule, symbols);
+  k.kernel = kernels + entry.dispatchEntry(rule, streaming, symbols);
   k.source = k.common + k.kernel;
   k.header = entry.headerFor(configuration);
   return k;

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "ll/Lowering.h"
+#include "ll/StreamingStores.h"
 #include "ll/VectorDimension.h"
 
 #include <string>
@@ -37,9 +38,11 @@ EmittedKernel emitOpenMP(const ll::Lowered &l, const std::string &name = "");
 /// the default's, one per vector dimension, for sizes left to run time). Each
 /// becomes `mdh_v<i>_<name>`; the entry `<name>` checks its arguments, asks
 /// `mdh_vector_dimension_<name>(sizes)` which dimension the call's sizes
-/// favour (the rule mdhc applies to known sizes) and calls that variant, the
-/// first for any other choice. One variant: emitOpenMP.
+/// favour (the rule mdhc applies to known sizes) and, where a variant streams
+/// its stores, `mdh_streams_<name>(sizes, dim)` whether to (StreamingStores.h),
+/// and calls that variant (the plain one of that dimension when none streams,
+/// the first for any other choice). One variant: emitOpenMP.
 EmittedKernel emitOpenMPDispatch(const std::vector<ll::Lowered> &variants, const ll::VectorDimensionRule &rule,
-                                 const std::string &name = "");
+                                 const ll::StreamingRule &streaming, const std::string &name = "");
 
 } // namespace mdh::codegen

@@ -3,6 +3,7 @@
  * the default heuristic and random configurations.
  */
 #include "ll/Config.h"
+#include "ll/StreamingStores.h"
 #include "ll/VectorDimension.h"
 
 #include "ll/GpuConfig.h"
@@ -234,6 +235,15 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   return errs;
 }
 
+/// Whether access `a` reads consecutive elements along dimension `simd`
+/// (only its last component moves with it, with coefficient 1).
+bool contiguousAlong(const hl::Access &a, int simd) {
+  if (a.dims.empty() || a.dims.back().coeff(size_t(simd)) != 1) return false;
+  for (size_t k = 0; k + 1 < a.dims.size(); ++k)
+    if (a.dims[k].coeff(size_t(simd)) != 0) return false;
+  return true;
+}
+
 namespace {
 
 /// Cores the default plans for: the pinned thread count, else the host's
@@ -282,14 +292,6 @@ int64_t balancedPartTile(int64_t n, int64_t preferred, int cores) {
   return score(best) > score(preferred) + 0.03 ? best : preferred;
 }
 
-/// Whether access `a` reads consecutive elements along dimension `simd`
-/// (only its last component moves with it, with coefficient 1).
-bool contiguousAlong(const hl::Access &a, int simd) {
-  if (a.dims.empty() || a.dims.back().coeff(size_t(simd)) != 1) return false;
-  for (size_t k = 0; k + 1 < a.dims.size(); ++k)
-    if (a.dims[k].coeff(size_t(simd)) != 0) return false;
-  return true;
-}
 
 bool dependsOn(const hl::Access &a, int d) {
   for (const auto &ix : a.dims)
@@ -438,7 +440,8 @@ static uint64_t footprintBytes(const hl::Program &p) {
 /// the socket's, shared with every other core (other tenants of a virtual machine included);
 /// a 2-core guest of a 480 MiB-L3 Intel Xeon kept about 64 MiB: the STREAM triad ran at
 /// 56 GB/s up to 64 MiB, 44 GB/s at 127 MiB and 28 GB/s (DRAM) at 512 MiB.
-static uint64_t usableLastLevelCache(const AsmModel &m, int cores) {
+uint64_t usableLastLevelCache(const AsmModel &m, int threads) {
+  const int cores = coreCount(m, threads);
   constexpr uint64_t kPerCoreShare = uint64_t(32) << 20;
   const AsmLayer *l3 = m.layer("L3");
   const uint64_t llc = l3 && l3->capacityBytes > 0 ? l3->capacityBytes : uint64_t(32) << 20;
@@ -761,20 +764,15 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
   // What must fit is the whole footprint, inputs too: Jacobi3D 254^3 f32 (65 MiB out, 133 in
   // all) on the 2-core Xeon guest above ran at 25.6 GB/s with plain stores, 37.8 streamed
   // (rows straight from f); at 190^3 (55 MiB in all) plain stores were faster, 45.1 to 39.7.
-  const uint64_t llc = usableLastLevelCache(m, coreCount(m, threads));
-  const uint64_t footprint = footprintBytes(p);
-  bool aligned = true, scan = false;
+  // The rule itself: StreamingStores.h (also evaluated when a kernel with run-time sizes starts).
+  std::vector<int64_t> lastExtents;
+  bool aligned = true;
   for (const auto &b : p.outputs) {
     auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
+    lastExtents.push_back(last.value_or(0));
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
-  // Rows written from f must be long enough for the peel to pay.
-  const bool rowsFromF = c.simdDim >= 0 && p.f && p.f->result.isNumeric() && p.outputs.size() == 1 &&
-                         p.outputs[0].accesses.size() == 1 && contiguousAlong(p.outputs[0].accesses[0], c.simdDim) &&
-                         concreteSizes(p)[size_t(c.simdDim)] * int64_t(p.f->result.size()) >= kMinStreamedSegmentBytes;
-  for (size_t d = 0; d < p.dims(); ++d) scan |= p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum;
-  if (streamedScanDim(p) >= 0) scan = false;
-  c.streamStores = streamStoresApply(p) && !scan && (aligned || rowsFromF) && footprint > 0 && footprint >= llc;
+  c.streamStores = streams(streamingRule(p, m, threads), double(footprintBytes(p)), lastExtents, concreteSizes(p), c.simdDim);
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
     const int64_t line = 64 / int64_t(p.f->result.size());
     const int64_t n = concreteSizes(p)[size_t(c.simdDim)];

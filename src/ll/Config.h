@@ -90,6 +90,14 @@ constexpr int64_t kMinStreamedSegmentBytes = 512;
 /// vector dimension refines it (VectorDimension.h).
 int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N);
 
+/// Whether access `a` reads consecutive elements along dimension `dim` (only
+/// its last component moves with it, with coefficient 1).
+bool contiguousAlong(const hl::Access &a, int dim);
+
+/// The last-level cache a kernel on `threads` threads (0: the host's cores)
+/// can count on: the model's L3, at most 32 MiB per core.
+uint64_t usableLastLevelCache(const AsmModel &m, int threads);
+
 /// Whether v is a permutation of 0..n-1 (loop orders, layouts).
 bool isPermutation(const std::vector<int> &v, size_t n);
 /// Footprint extent of buffer dimension k for a tile of extents `tile` (the

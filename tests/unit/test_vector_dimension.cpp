@@ -18,6 +18,7 @@
 #include <doctest/doctest.h>
 
 #include <fmt/format.h>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -32,6 +33,18 @@ std::string chosen(const std::string &path, const std::string &entry, const std:
   auto p = instantiate(comp, path, entry, sizes);
   const int d = ll::vectorDimension(*p, 1024);
   return d < 0 ? "none" : p->dimNames[size_t(d)];
+}
+
+/// The default's run-time dispatch for `p`, built and loaded; `name` gets the entry symbol.
+std::unique_ptr<runtime::NativeLibrary> buildDispatch(const hl::Program &p, const ll::RunTimeVariants &v, std::string &name) {
+  std::vector<ll::Lowered> lowered;
+  for (const auto &c : v.configs) lowered.push_back(ll::lower(p, c));
+  codegen::EmittedKernel k = codegen::emitOpenMPDispatch(lowered, v.rule, v.streaming);
+  name = k.name;
+  std::string err;
+  auto lib = runtime::NativeLibrary::build(k.source, k.flags, err);
+  REQUIRE_MESSAGE(lib, err);
+  return lib;
 }
 
 } // namespace
@@ -82,14 +95,10 @@ TEST_CASE("the emitted dispatch chooses as the rule does for the sizes of the ca
   auto conv = instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=*,P=*,Q=*,K=*,R=*,S=*,C=*");
   const ll::AsmModel m = ll::openmpModel();
   ll::RunTimeVariants v = ll::runTimeVariants(*conv, m, ll::defaultConfig(*conv, m, 2));
-  std::vector<ll::Lowered> lowered;
-  for (const auto &c : v.configs) lowered.push_back(ll::lower(*conv, c));
-  codegen::EmittedKernel k = codegen::emitOpenMPDispatch(lowered, v.rule);
-  std::string err;
-  auto lib = runtime::NativeLibrary::build(k.source, k.flags, err);
-  REQUIRE_MESSAGE(lib, err);
+  std::string name, err;
+  auto lib = buildDispatch(*conv, v, name);
   using Choice = int (*)(const int64_t *);
-  auto choose = reinterpret_cast<Choice>(lib->symbol("mdh_vector_dimension_" + k.name));
+  auto choose = reinterpret_cast<Choice>(lib->symbol("mdh_vector_dimension_" + name));
   REQUIRE(bool(choose));
   std::mt19937_64 rng(7);
   std::set<int> seen;
@@ -111,4 +120,35 @@ TEST_CASE("the emitted dispatch chooses as the rule does for the sizes of the ca
   }
   CHECK(seen.count(3)); // k
   CHECK(seen.count(6)); // c
+}
+
+TEST_CASE("the emitted dispatch streams its stores as the default does for the sizes of the call") {
+  Compilation comp;
+  auto stencil = instantiate(comp, "examples/jacobi2d.mdh", "jacobi2d", "T=f32,N1=*,N2=*");
+  const ll::AsmModel m = ll::openmpModel();
+  ll::RunTimeVariants v = ll::runTimeVariants(*stencil, m, ll::defaultConfig(*stencil, m, 2));
+  REQUIRE(v.configs.size() == 2); // one vector dimension, plain and streamed
+  CHECK_FALSE(v.configs[0].streamStores);
+  CHECK(v.configs[1].streamStores);
+  std::string name, err;
+  auto lib = buildDispatch(*stencil, v, name);
+  using Streams = bool (*)(const int64_t *, int);
+  auto streams = reinterpret_cast<Streams>(lib->symbol("mdh_streams_" + name));
+  REQUIRE(bool(streams));
+  std::mt19937_64 rng(11);
+  int streamed = 0, plain = 0;
+  for (int i = 0; i < 100; ++i) {
+    // Around the 64 MiB of two cores: 2 x 4 x N1 x N2 bytes; rows of 16 elements start on cache lines.
+    const int64_t n1 = 1 + int64_t(rng() % 6000), n2 = i % 3 == 0 ? 16 * (1 + int64_t(rng() % 300)) : 1 + int64_t(rng() % 6000);
+    MetaSettings settings;
+    REQUIRE(parseMetaSettings({fmt::format("T=f32,N1={},N2={}", n1, n2)}, settings, err));
+    auto fixed = comp.sema().instantiate("jacobi2d", settings);
+    REQUIRE(fixed);
+    const ll::Config planned = ll::defaultConfig(*fixed, m, 2);
+    const int64_t sizes[] = {n1, n2};
+    CHECK_MESSAGE(streams(sizes, planned.simdDim) == planned.streamStores, "N1 = ", n1, ", N2 = ", n2);
+    ++(planned.streamStores ? streamed : plain);
+  }
+  CHECK(streamed > 10);
+  CHECK(plain > 10);
 }
