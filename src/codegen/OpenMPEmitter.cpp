@@ -89,6 +89,7 @@ public:
                        "    std::fprintf(stderr, \"mdh (OpenMP): {}: out of memory for its scratch storage\\n\");\n"
                        "    return 2;\n  }}\n  return 0;\n}}\n\n", shown);
     out += genericEntry();
+    if (usedMaskedLanes) out = maskedLaneHelpers() + out; // namespace scope, before the entry
     k.kernel = out;
     k.source = k.common + k.kernel;
     k.header = header();
@@ -1300,6 +1301,87 @@ static inline void mdh_stream_fence() {
   /// The vector of mdh_lanes elements of buffer b's type.
   std::string lanesOf(const hl::Buffer &b) const { return fmt::format("mdh_vt<{}, mdh_lanes>", cType(b.elem)); }
 
+  /// The lanes [0, extent) of a tile narrower than one vector, read from `at` (maskLanes).
+  std::string maskedLoad(const hl::Buffer &b, const std::string &at) const {
+    return fmt::format("mdh_vload_first<{}>(&{}, {})", lanesOf(b), at, e(lastLevel(), size_t(C.simdDim)));
+  }
+
+  /// Whether every lane a tile narrower than one vector loads stays inside its buffer:
+  /// an unstaged input is read with masks (maskedLoad) and must be a broadcast or read
+  /// consecutive elements across the vector dimension (a gathered lane past the tile's
+  /// extent could fall outside it); a staged one is read as for a full tile, inside the
+  /// thread's region, which holds a full tile (the lanes past the extent are not stored).
+  bool lanesLoadMasked() const {
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses)
+        if (const int st = laneStride(b, a); !stagedOf(b) && st != 0 && st != 1) return false;
+    return true;
+  }
+
+  /// A masked load replaces a full vector's (maskLanes): unstaged inputs only.
+  bool loadsMasked(const hl::Buffer &b) const { return maskLanes && !stagedOf(b); }
+
+  /// Whether remainder tiles narrower than one vector along a concatenated vector
+  /// dimension run the vector code on masked lanes [0, extent) instead of the scalar
+  /// loops: every input access across it is a broadcast or reads consecutive elements
+  /// (a gathered lane past the extent could fall outside its buffer), and such tiles
+  /// can occur. A batched 4 x 4 x 4 product with run-time sizes, register tiles of 32
+  /// lanes: every tile a remainder of 4.
+  bool maskedLaneTiles() const {
+    if (C.simdDim < 0 || !vectorTileApplies()) return false;
+    const size_t s = size_t(C.simdDim);
+    if (isRed(s) || narrowCounting().bytes || !mayBePartial(s) || !lanesLoadMasked()) return false;
+    const std::set<int64_t> extents = lastLevelExtents(s);
+    if (extents.empty()) return true;
+    const int64_t widest = 64 / int64_t(P.f->result.size()); // lanes of an AVX-512 vector
+    for (int64_t n : extents)
+      if (n < widest) return true;
+    return false;
+  }
+
+  /// mdh_vload_first / mdh_vstore_first for maskedLaneTiles(), once per translation unit
+  /// (kernels of several configurations share one in the tuner).
+  static std::string maskedLaneHelpers() {
+    return R"(#ifndef MDH_MASKED_LANES
+#define MDH_MASKED_LANES
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+// Lanes [0, n) of a vector read from p[0, n) (0 < n < its lanes); the other lanes repeat
+// p[0], so that f sees values of the buffer only. Nothing past p[n - 1] is read.
+template <class V, class S> static inline V mdh_vload_first(const S *p, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
+    int32_t fill; std::memcpy(&fill, p, 4);
+    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16((1u << n) - 1u), p);
+    V v; std::memcpy(&v, &x, 64); return v;
+  }
+  if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
+    long long fill; std::memcpy(&fill, p, 8);
+    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8((1u << n) - 1u), p);
+    V v; std::memcpy(&v, &x, 64); return v;
+  }
+#endif
+  V v;
+  for (int64_t l = 0; l < int64_t(sizeof(V) / sizeof(S)); ++l) v[l] = p[l < n ? l : 0];
+  return v;
+}
+// Lanes [0, n) of v to p[0, n); nothing past p[n - 1] is written.
+template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_storeu_epi32(p, __mmask16((1u << n) - 1u), x); return;
+  }
+  if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
+    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_storeu_epi64(p, __mmask8((1u << n) - 1u), x); return;
+  }
+#endif
+  std::memcpy(p, &v, size_t(n) * sizeof(T));
+}
+#endif
+)";
+  }
+
   /// Address steps of access `a` per element of the register tile, one per
   /// dimension (C expressions), when its address inside the tile is the
   /// address of the tile's first element plus a linear function of the
@@ -1461,12 +1543,15 @@ static inline void mdh_stream_fence() {
         if (idx < bases.size() && !bases[idx].empty()) {
           const std::string at = throughBase(b, a, bases[idx], j);
           args.push_back(laneStride(b, a) == 0 ? fmt::format("mdh_vsplat<{}>({})", lanesOf(b), at)
-                                               : fmt::format("{}<{}>(&{})", vload(a), lanesOf(b), at));
+                         : loadsMasked(b)        ? maskedLoad(b, at)
+                                                 : fmt::format("{}<{}>(&{})", vload(a), lanesOf(b), at));
           continue;
         }
         switch (laneStride(b, a)) {
         case 0: args.push_back(fmt::format("mdh_vsplat<{}>({})", lanesOf(b), inputLoad(b, a, x))); break;
-        case 1: args.push_back(fmt::format("{}<{}>(&{})", vload(a), lanesOf(b), inputLoad(b, a, x))); break;
+        case 1:
+          args.push_back(loadsMasked(b) ? maskedLoad(b, inputLoad(b, a, x)) : fmt::format("{}<{}>(&{})", vload(a), lanesOf(b), inputLoad(b, a, x)));
+          break;
         case 2:
           // A shifted vector (laneOffset()) may start anywhere in a panel: gathered.
           if (clampLanes) args.push_back(gather(b, a, x));
@@ -1554,6 +1639,16 @@ static inline void mdh_stream_fence() {
       vectorBranch(inner, id, outerFirst, initAcc);
       clampRows = clampLanes = false;
     }
+    if (partialLanes && maskedLaneTiles()) {
+      // Narrower than one vector: lanes [0, extent) with masked loads and stores (and the
+      // rows clamped as above), not the scalar loops below.
+      close(fmt::format("}} else if ({} < mdh_lanes && {}) {{", e(last, s), lanesDivide));
+      ++indent;
+      clampRows = partialRows;
+      maskLanes = usedMaskedLanes = true;
+      vectorBranch(inner, id, outerFirst, initAcc);
+      clampRows = maskLanes = false;
+    }
     close("} else {");
     ++indent;
     if (!initAcc.empty()) line(initAcc);
@@ -1593,11 +1688,16 @@ static inline void mdh_stream_fence() {
   bool clampRows = false;
   /// While the vector branch for remainders along the vector dimension is emitted.
   bool clampLanes = false;
+  /// While the vector branch for a tile narrower than one vector is emitted: lanes
+  /// [0, extent) loaded and stored with masks (maskedLaneTiles()).
+  bool maskLanes = false;
+  bool usedMaskedLanes = false; ///< some branch used them: the kernel text starts with their helpers
 
   /// The first cell of vector `jv` along the vector dimension: jv*mdh_lanes,
   /// or, for remainders, at most the tile's extent less one vector, so that
   /// the last vector ends on the tile's last element and later ones repeat it.
   std::string laneOffset(const std::string &jv) const {
+    if (maskLanes) return "INT64_C(0)"; // one vector: the tile's lanes [0, extent)
     const std::string o = fmt::format("{}*mdh_lanes", jv);
     return clampLanes ? fmt::format("std::min<int64_t>({}, {} - mdh_lanes)", o, e(lastLevel(), size_t(C.simdDim))) : o;
   }
@@ -1729,7 +1829,7 @@ static inline void mdh_stream_fence() {
     std::vector<std::string> real;
     for (size_t d : accDims())
       if (clampRows && clampsRows(d)) real.push_back(fmt::format("j{} < {}", d, e(last, d)));
-    if (clampLanes) real.push_back(fmt::format("jv*mdh_lanes < {}", e(last, s)));
+    if (clampLanes || maskLanes) real.push_back(fmt::format("jv*mdh_lanes < {}", e(last, s)));
     if (!real.empty()) {
       open(fmt::format("if ({})", joined(real, " && ")));
       ++opened;
@@ -1738,11 +1838,25 @@ static inline void mdh_stream_fence() {
     line(fmt::format("const mdh_vec mdh_v = mdh_vacc[{}];", vaccIndex(j, "jv")));
     bool anyRed = false;
     for (size_t d = 0; d < D; ++d) anyRed |= isRed(d);
-    if (!anyRed) {
-      line("std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));");
+    const std::string store = maskLanes ? fmt::format("mdh_vstore_first(mdh_o, mdh_v, {});", e(last, s))
+                                        : "std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));";
+    if (maskLanes) {
+      if (anyRed) {
+        open(fmt::format("if ({})", outerFirst));
+        line(store);
+        close("} else {");
+        ++indent;
+        line(fmt::format("const mdh_vec mdh_w = {};", vectorCombine(fmt::format("mdh_vload_first<mdh_vec>(mdh_o, {})", e(last, s)), "mdh_v")));
+        line(fmt::format("mdh_vstore_first(mdh_o, mdh_w, {});", e(last, s)));
+        close();
+      } else {
+        line(store);
+      }
+    } else if (!anyRed) {
+      line(store);
     } else {
       open(fmt::format("if ({})", outerFirst));
-      line("std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));");
+      line(store);
       if (clampLanes) {
         // A shifted last vector: its first lanes were combined by the previous one.
         close(fmt::format("}} else if (const int64_t mdh_skip = jv*mdh_lanes - {}; mdh_skip > 0) {{", laneOffset("jv")));
