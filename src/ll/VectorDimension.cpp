@@ -18,7 +18,9 @@ bool reads(const hl::Access &a, size_t d) {
   return false;
 }
 
-bool contiguousAlong(const hl::Access &a, size_t d) { return !a.dims.empty() && a.dims.back().coeff(d) == 1; }
+/// A unit coefficient in the last index (contiguousDim's test; ll::contiguousAlong also
+/// requires the other components not to move).
+bool unitInLastIndex(const hl::Access &a, size_t d) { return !a.dims.empty() && a.dims.back().coeff(d) == 1; }
 
 } // namespace
 
@@ -36,7 +38,7 @@ VectorDimensionRule vectorDimensionRule(const hl::Program &p) {
       if (!b.shape.empty())
         for (const auto &a : b.accesses)
           for (size_t d = 0; d < D; ++d)
-            if (contiguousAlong(a, d)) r.terms[d].push_back({index, weight});
+            if (unitInLastIndex(a, d)) r.terms[d].push_back({index, weight});
       ++index;
     }
   for (size_t d = 0; d < D; ++d)
@@ -45,13 +47,13 @@ VectorDimensionRule vectorDimensionRule(const hl::Program &p) {
     if (p.ops[d].kind != hl::CombineOperator::Kind::Concat) continue;
     bool outputContiguous = false;
     for (const auto &b : p.outputs)
-      for (const auto &a : b.accesses) outputContiguous |= !b.shape.empty() && contiguousAlong(a, d);
+      for (const auto &a : b.accesses) outputContiguous |= !b.shape.empty() && unitInLastIndex(a, d);
     r.outputContiguous[d] = outputContiguous;
     for (const auto &b : p.inputs) {
       bool readAcross = false, contiguous = true;
       for (const auto &a : b.accesses) {
         readAcross |= reads(a, d);
-        contiguous = contiguous && contiguousAlong(a, d);
+        contiguous = contiguous && unitInLastIndex(a, d);
       }
       if (!readAcross || contiguous) continue;
       std::vector<size_t> unread;
