@@ -143,7 +143,9 @@ public:
     o += fmt::format("  const bool mdh_replaceable[{}] = {{{}}};\n", D, fmt::join(replaceable, ", "));
     o += fmt::format("  int mdh_best = -1;\n  for (int d = 0; d < {}; ++d)\n"
                      "    if (mdh_score[d] > 0 && (mdh_best < 0 || mdh_score[d] > mdh_score[mdh_best])) mdh_best = d;\n"
-                     "  if (mdh_best < 0 || !mdh_replaceable[mdh_best]) return mdh_best;\n  int mdh_alt = -1;\n", D);
+                     "  if (mdh_best < 0 || !mdh_replaceable[mdh_best]) return mdh_best;\n  int mdh_alt = -1;\n"
+                     "  // Shorter than one vector: the register tiles, planned for large sizes, would be remainders.\n"
+                     "  const bool mdh_short = mdh_n[mdh_best] < INT64_C({});\n", D, rule.vectorLanes);
     for (size_t d = 0; d < D; ++d) {
       if (!rule.outputContiguous[d]) continue;
       o += fmt::format("  {{\n    bool mdh_reused = true;\n");
@@ -152,9 +154,9 @@ public:
         for (size_t e : unread) o += fmt::format("      r = std::min<int64_t>(r * std::max<int64_t>(mdh_n[{}], 1), {});\n", e, ll::VectorDimensionRule::kMinReuse);
         o += fmt::format("      mdh_reused = mdh_reused && r >= {};\n    }}\n", ll::VectorDimensionRule::kMinReuse);
       }
-      o += fmt::format("    if (mdh_reused && mdh_score[{0}] > 0 && (mdh_alt < 0 || mdh_score[{0}] > mdh_score[mdh_alt])) mdh_alt = {0};\n  }}\n", d);
+      o += fmt::format("    if ((mdh_short || mdh_reused) && mdh_score[{0}] > 0 && (mdh_alt < 0 || mdh_score[{0}] > mdh_score[mdh_alt])) mdh_alt = {0};\n  }}\n", d);
     }
-    o += fmt::format("  if (mdh_alt >= 0 && mdh_score[mdh_alt] >= {} * mdh_score[mdh_best]) return mdh_alt;\n  return mdh_best;\n}}\n\n",
+    o += fmt::format("  if (mdh_alt >= 0 && (mdh_short || mdh_score[mdh_alt] >= {} * mdh_score[mdh_best])) return mdh_alt;\n  return mdh_best;\n}}\n\n",
                      ll::VectorDimensionRule::kPreferableFraction);
     bool anyStreams = false;
     for (const auto &v : variants) anyStreams |= v.streams;

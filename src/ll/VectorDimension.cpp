@@ -41,6 +41,7 @@ VectorDimensionRule vectorDimensionRule(const hl::Program &p) {
             if (unitInLastIndex(a, d)) r.terms[d].push_back({index, weight});
       ++index;
     }
+  if (p.f && p.f->result.size() > 0) r.vectorLanes = std::max<int64_t>(1, 64 / int64_t(p.f->result.size()));
   for (size_t d = 0; d < D; ++d)
     r.replaceable[d] = p.ops[d].kind == hl::CombineOperator::Kind::PointWise && hl::narrowCounting(p, d, 1, 8).bytes == 0;
   for (size_t d = 0; d < D; ++d) {
@@ -70,7 +71,7 @@ VectorDimensionRule vectorDimensionRule(const hl::Program &p) {
 }
 
 int chooseVectorDimension(const VectorDimensionRule &rule, const std::vector<double> &bufferBytes,
-                          const std::vector<int64_t> &dimSizes) {
+                          const std::vector<int64_t> &dimSizes, bool runTime) {
   const size_t D = rule.terms.size();
   std::vector<double> score(D, 0);
   for (size_t d = 0; d < D; ++d)
@@ -80,8 +81,10 @@ int chooseVectorDimension(const VectorDimensionRule &rule, const std::vector<dou
   for (size_t d = 0; d < D; ++d)
     if (score[d] > 0 && (best < 0 || score[d] > score[size_t(best)])) best = int(d);
   if (best < 0 || !rule.replaceable[size_t(best)]) return best;
+  const bool shortOfVector = runTime && dimSizes[size_t(best)] < rule.vectorLanes;
   auto preferable = [&](size_t d) {
     if (!rule.outputContiguous[d]) return false;
+    if (shortOfVector) return true;
     for (const auto &unread : rule.reuseDims[d]) {
       int64_t reuse = 1;
       for (size_t e : unread) reuse = std::min<int64_t>(reuse * std::max<int64_t>(dimSizes[e], 1), VectorDimensionRule::kMinReuse);
@@ -92,12 +95,12 @@ int chooseVectorDimension(const VectorDimensionRule &rule, const std::vector<dou
   int alternative = -1;
   for (size_t d = 0; d < D; ++d)
     if (score[d] > 0 && preferable(d) && (alternative < 0 || score[d] > score[size_t(alternative)])) alternative = int(d);
-  if (alternative >= 0 && score[size_t(alternative)] >= VectorDimensionRule::kPreferableFraction * score[size_t(best)])
+  if (alternative >= 0 && (shortOfVector || score[size_t(alternative)] >= VectorDimensionRule::kPreferableFraction * score[size_t(best)]))
     return alternative;
   return best;
 }
 
-int vectorDimension(const hl::Program &p, int64_t plannedRunTimeSize) {
+int vectorDimension(const hl::Program &p, int64_t plannedRunTimeSize, bool runTime) {
   std::map<std::string, SizePoly> planned;
   for (const auto &s : p.dynamicSizes) planned[s] = SizePoly::constant(plannedRunTimeSize);
   auto value = [&](const SizePoly &x) { return x.substitute(planned).constantValue().value_or(plannedRunTimeSize); };
@@ -110,7 +113,7 @@ int vectorDimension(const hl::Program &p, int64_t plannedRunTimeSize) {
     }
   std::vector<int64_t> sizes;
   for (const auto &s : p.sizes) sizes.push_back(value(s));
-  return chooseVectorDimension(vectorDimensionRule(p), bytes, sizes);
+  return chooseVectorDimension(vectorDimensionRule(p), bytes, sizes, runTime);
 }
 
 std::vector<int> vectorDimensionCandidates(const VectorDimensionRule &rule) {

@@ -53,18 +53,27 @@ struct VectorDimensionRule {
   std::vector<std::vector<std::vector<size_t>>> reuseDims;
   static constexpr double kPreferableFraction = 1.0 / 16;
   static constexpr int64_t kMinReuse = 8;
+  /// Lanes of one AVX-512 vector of f's result: at run time, a reduced dimension
+  /// shorter than that gives way to any output-contiguous concatenated one (runTime below).
+  int64_t vectorLanes = 16;
 };
 
 VectorDimensionRule vectorDimensionRule(const hl::Program &p);
 
 /// The rule's choice (-1: no dimension): `bufferBytes` per buffer (inputs,
 /// then outputs), `dimSizes` per MDA dimension.
+/// `runTime`: the choice of a kernel with run-time sizes when it starts, whose
+/// register tiles were planned for large sizes: a reduced dimension shorter
+/// than one vector then gives way to any concatenated dimension the output is
+/// contiguous along, whatever its weight and reuse (a matrix-vector product
+/// 1000003 x 8 with run-time sizes: 4.9 ms along its 8 columns, 1.45 along its
+/// rows; with the sizes compiled in, 0.70 along the columns, whose tiles fit).
 int chooseVectorDimension(const VectorDimensionRule &rule, const std::vector<double> &bufferBytes,
-                          const std::vector<int64_t> &dimSizes);
+                          const std::vector<int64_t> &dimSizes, bool runTime = false);
 
 /// The choice at the planning sizes: a size known only at run time counts as
 /// `plannedRunTimeSize` (in the buffers' shapes too).
-int vectorDimension(const hl::Program &p, int64_t plannedRunTimeSize);
+int vectorDimension(const hl::Program &p, int64_t plannedRunTimeSize, bool runTime = false);
 
 /// The dimensions chooseVectorDimension can return for some sizes, ascending.
 std::vector<int> vectorDimensionCandidates(const VectorDimensionRule &rule);
