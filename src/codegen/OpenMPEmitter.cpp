@@ -99,9 +99,6 @@ public:
     return k;
   }
 
-  /// The public entry of a run-time dispatch (emitOpenMPDispatch): its checks, then the call of
-  /// the variant whose vector dimension and stores this call's sizes favour (the first for any
-  /// other choice).
   /// A variant of a run-time dispatch: its vector dimension, whether it streams, its symbol.
   struct DispatchVariant {
     int dim;
@@ -109,6 +106,10 @@ public:
     std::string symbol;
   };
 
+  /// The public entry of a run-time dispatch (emitOpenMPDispatch): the choice functions
+  /// (mdh_vector_dimension_<name>, mdh_streams_<name>), its checks, then the call of the
+  /// variant whose vector dimension and stores this call's sizes favour (the first for
+  /// any other choice).
   std::string dispatchEntry(const ll::VectorDimensionRule &rule, const ll::StreamingRule &streaming,
                             const std::vector<DispatchVariant> &variants) {
     D = P.dims();
