@@ -451,6 +451,10 @@ uint64_t usableLastLevelCache(const AsmModel &m, int threads) {
 /// What the default plans for a size known only at run time: a large one.
 constexpr int64_t kPlannedRunTimeSize = 1024;
 
+/// The most cells a scan's single level may span with run-time sizes (its tiles size the
+/// accumulators); more get element rows below it.
+constexpr int64_t kMaxRunTimeScanCells = int64_t(1) << 16;
+
 static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads, int forcedSimd) {
   Config c;
   c.model = m.name;
@@ -578,7 +582,16 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // large to be the innermost one, which is unrolled (a 3-D scan of 32^3 had
   // a tile of 8 x 32 x 32): then element rows, as for maps.
   if (prefix) {
-    if (unrolledCells(cor.tile) > kMaxUnrolledCells) c.levels.push_back(vectorRows());
+    // With sizes left to run time the single level's tiles are planned at 1024 each, and
+    // they size the accumulators: a 5-D scan's (1024, 128, 32, 1024, 2) asked for 68 GB per
+    // thread, so the kernel failed with status 2 at any size. Element rows then too.
+    int64_t cells = 1;
+    bool runTime = false;
+    for (size_t d = 0; d < D; ++d) {
+      cells = cells > (int64_t(1) << 40) / std::max<int64_t>(cor.tile[d], 1) ? int64_t(1) << 40 : cells * cor.tile[d];
+      runTime = runTime || known[d] <= 0;
+    }
+    if (unrolledCells(cor.tile) > kMaxUnrolledCells || (runTime && cells > kMaxRunTimeScanCells)) c.levels.push_back(vectorRows());
     return c;
   }
   if (!anyReduced) {
