@@ -463,12 +463,12 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   const std::vector<int64_t> known = N; // N plans kPlannedRunTimeSize for a run-time size
   if (threads == 0) {
     int64_t applications = 1;
-    bool known = true;
+    bool allKnown = true;
     for (int64_t n : N) {
-      known = known && n > 0;
+      allKnown = allKnown && n > 0;
       applications = n > 0 && applications < kMinParallelApplications ? applications * n : applications;
     }
-    if (known && applications < kMinParallelApplications) threads = 1;
+    if (allKnown && applications < kMinParallelApplications) threads = 1;
   }
   c.threads = threads;
   for (auto &n : N)
@@ -586,11 +586,8 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     // they size the accumulators: a 5-D scan's (1024, 128, 32, 1024, 2) asked for 68 GB per
     // thread, so the kernel failed with status 2 at any size. Element rows then too.
     int64_t cells = 1;
-    bool runTime = false;
-    for (size_t d = 0; d < D; ++d) {
-      cells = cells > (int64_t(1) << 40) / std::max<int64_t>(cor.tile[d], 1) ? int64_t(1) << 40 : cells * cor.tile[d];
-      runTime = runTime || known[d] <= 0;
-    }
+    for (int64_t t : cor.tile) cells = cells > (int64_t(1) << 40) / std::max<int64_t>(t, 1) ? int64_t(1) << 40 : cells * t;
+    const bool runTime = std::any_of(known.begin(), known.end(), [](int64_t n) { return n <= 0; });
     if (unrolledCells(cor.tile) > kMaxUnrolledCells || (runTime && cells > kMaxRunTimeScanCells)) c.levels.push_back(vectorRows());
     return c;
   }

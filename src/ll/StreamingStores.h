@@ -11,8 +11,8 @@
  * whose output rows start on cache lines or are written straight from f a row
  * at a time (one buffer of numbers, one access, contiguous along the vector
  * dimension, rows of at least kMinStreamedSegmentBytes). Measured: a
- * broadcasting product 4001 x 3001 f32 (96 MB) with run-time sizes took 4.2 ms
- * with plain stores, 1.9 streamed.
+ * broadcasting product 4001 x 3001 f32 (96 MB), sizes compiled in, took 4.15 ms
+ * with plain stores, 1.93 streamed.
  *
  * Invariants: streams() depends on the sizes only through the footprint, the
  * outputs' last extents and the vector dimension's size, the quantities the
