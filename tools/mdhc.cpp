@@ -428,13 +428,13 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   if (!name.empty() && !isIdentifier(name)) {
     fmt::print(stderr, "error: --name `{}` is not a C identifier (letters, digits and `_`, not starting with a digit); it "
                        "names the entry symbol and the files\n", name);
-    return 1;
+    return 2;
   }
   if (!name.empty() && codegen::isReservedSymbol(name) && name.rfind("mdh_entry_", 0) != 0) {
     fmt::print(stderr, "error: --name {0}: `{0}` is a reserved word, a name of the C, math, OpenMP, OpenCL or CUDA "
                        "libraries the generated code uses, or in the `mdh_` namespace of its helpers; choose another "
                        "symbol (e.g. --name mdh_entry_{0}, the default renaming)\n", name);
-    return 1;
+    return 2;
   }
   Compilation comp(optionsFor(c));
   int rc = 0;
@@ -459,6 +459,14 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   try {
     data::AtomicFileSet files;
     files.protect(sourceFiles(comp), "a source file of the program");
+    try { // an unusable -o or --depfile is a usage error (exit 2)
+      for (const std::string &suffix : {ext, std::string(".h"), std::string(".config.json")})
+        files.checkOutput(outDir + "/" + kernel.name + suffix);
+      if (!depfile.empty()) files.checkOutput(depfile);
+    } catch (const data::DataError &e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      return 2;
+    }
     // Unchanged outputs keep their times: a comment-only edit of the program rebuilds nothing after them.
     files.stageUnlessSame(outDir + "/" + kernel.name + ext, bytes(kernel.source));
     files.stageUnlessSame(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
@@ -695,7 +703,12 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       }
     data::AtomicFileSet files; // checked before compiling, written after the run
     files.protect(sourceFiles(comp), "a source file of the program");
-    for (const auto &[k, path] : outFiles) files.checkOutput(path);
+    try { // an unusable --out path is a usage error, as in mdhi run and mdhc tune
+      for (const auto &[k, path] : outFiles) files.checkOutput(path);
+    } catch (const data::DataError &e) {
+      fmt::print(stderr, "error: {}\n", e.what());
+      return 2;
+    }
     // Shapes (and run-time sizes) from the given inputs, then random data for the rest.
     interp::ProgramShapes shapes = interp::resolveShapes(*prog, interp::shapesOf(inputs), given);
     for (size_t i = 0; i < prog->inputs.size(); ++i) {

@@ -140,6 +140,10 @@ bool configArgumentText(const std::string &arg, std::string &text, std::string &
     text = arg;
     return true;
   }
+  if (first != std::string::npos && arg[first] == '[') {
+    error = "a configuration is a JSON object (`{\"levels\": [...], ...}`, see docs/compiler.md), not an array";
+    return false;
+  }
   constexpr size_t kLargestConfig = 1 << 24; // configurations are a few hundred bytes
   std::string reason;
   switch (readBoundedFile(arg, kLargestConfig, text, reason)) {

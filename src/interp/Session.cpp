@@ -292,9 +292,14 @@ RunOutcome Session::runChecked(const RunRequest &r) {
   }
   data::AtomicFileSet files; // checked before the evaluation, written after it
   files.protect(sourceFiles(*comp_), "a source file of the program");
-  for (const auto &[name, file] : outputs) {
-    files.checkOutput(file);
-    if (r.allowUndefined) files.checkOutput(data::maskPathFor(file));
+  // An unusable --out path is a usage error (exit 2), as an unusable -o is in mdhc.
+  try {
+    for (const auto &[name, file] : outputs) {
+      files.checkOutput(file);
+      if (r.allowUndefined) files.checkOutput(data::maskPathFor(file));
+    }
+  } catch (const data::DataError &e) {
+    return malformed(e.what());
   }
   EvalOptions eo;
   eo.trapOverflow = r.trapOverflow;

@@ -170,6 +170,19 @@ public:
       const std::string keyword = misspeltKeywordHint(tokenStream, tok);
       if (!keyword.empty()) hint = keyword;
     }
+    if (antlr4::Token *loop = loopWord(tokenStream, tok)) {
+      hint = fmt::format("the language has no loops (`{}`): a scalar function computes one element, and a fixed "
+                         "number of steps is unrolled through helper functions (see examples/mandelbrot.mdh); "
+                         "iterate over data with a dimension of the md_hom",
+                         loop->getText());
+      // The loop's header and body, which recovery would keep as a block, report nothing more.
+      quietUntil_ = std::max(quietUntil_, endOfLoop(tokenStream, tok));
+      if (!damaged_.empty() && damaged_.back().first == tok->getStartIndex()) damaged_.back().second = quietUntil_;
+    }
+    if (hint.empty() || hint == "a `;` may be missing before this") {
+      const std::string spelling = arrowSpellingHint(tokenStream, tok, has("`->`"));
+      if (!spelling.empty()) hint = spelling;
+    }
     (void)msg;
     // A block left open shows up only where the next declaration (or the end of the
     // file) begins, often far below the `{`: point at the `{` too.
@@ -177,8 +190,84 @@ public:
     if (has("`}`") && tokenStream && (tok->getType() == antlr4::Token::EOF || beginsDeclaration(tok)))
       open = unclosedBrace(tokenStream, tok);
     if (open && hint.empty()) hint = "add `}` to close the block";
+    // Likewise a `(` left open: the error comes at the `;` or `}` that ends the statement.
+    antlr4::Token *openParen = nullptr;
+    if (!open && tokenStream && tok->getTokenIndex() != size_t(-1) &&
+        (text == ";" || text == "}" || tok->getType() == antlr4::Token::EOF || beginsDeclaration(tok)))
+      openParen = unclosedParen(tokenStream, tok);
+    if (openParen && (hint.empty() || hint == "a `;` may be missing before this")) hint = "add `)` to close the parenthesis";
     diags_.error("E0001", r, message, hint);
     if (open) diags_.note(range(open), "this `{` is not closed");
+    if (openParen) diags_.note(range(openParen), "this `(` is not closed");
+  }
+
+  /// The word of a loop statement (`while (`, `for (`, `loop {`, `do {`) when `tok`, the
+  /// token the parser did not expect, is the bracket after such a word at the start of a
+  /// statement; else null.
+  static antlr4::Token *loopWord(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    if (!ts || tok->getTokenIndex() == size_t(-1) || (tok->getText() != "(" && tok->getText() != "{")) return nullptr;
+    antlr4::Token *word = previousToken(ts, tok);
+    if (!word || word->getType() != P::ID) return nullptr;
+    const std::string w = word->getText();
+    if (w != "while" && w != "for" && w != "loop" && w != "do") return nullptr;
+    antlr4::Token *before = previousToken(ts, word);
+    const std::string b = before ? before->getText() : "";
+    return before && (b == "{" || b == "}" || b == ";") ? word : nullptr;
+  }
+
+  /// Where a loop statement beginning at its bracket `tok` ends: after the balanced
+  /// `( .. )` and the `{ .. }` body that follows it (either may be missing).
+  static size_t endOfLoop(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    size_t i = tok->getTokenIndex();
+    auto skipGroup = [&](const char *openText, const char *closeText) {
+      if (i >= ts->size() || ts->get(i)->getText() != openText) return;
+      int depth = 0;
+      for (; i < ts->size(); ++i) {
+        antlr4::Token *t = ts->get(i);
+        if (t->getType() == antlr4::Token::EOF) return;
+        if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+        if (t->getText() == openText) ++depth;
+        else if (t->getText() == closeText && --depth == 0) { ++i; return; }
+      }
+    };
+    auto skipHidden = [&] {
+      while (i < ts->size() && ts->get(i)->getChannel() != antlr4::Token::DEFAULT_CHANNEL) ++i;
+    };
+    skipGroup("(", ")");
+    skipHidden();
+    skipGroup("{", "}");
+    if (i == 0 || i > ts->size()) return tok->getStopIndex() + 1;
+    return ts->get(i - 1)->getStopIndex() + 1;
+  }
+
+  /// `=>` for `->` in an index function, `): f32` for `) -> f32` after a function's
+  /// parameters: the spellings of other languages.
+  static std::string arrowSpellingHint(antlr4::TokenStream *ts, antlr4::Token *tok, bool arrowExpected) {
+    if (!ts || tok->getTokenIndex() == size_t(-1)) return {};
+    const std::string text = tok->getText();
+    if (text == "=" && arrowExpected && tok->getTokenIndex() + 1 < ts->size()) {
+      antlr4::Token *next = ts->get(tok->getTokenIndex() + 1);
+      if (next->getText() == ">" && next->getStartIndex() == tok->getStopIndex() + 1)
+        return "write `->`, not `=>`: an index function is `(i, j) -> (i)`";
+    }
+    antlr4::Token *prev = previousToken(ts, tok);
+    if (text == ":" && prev && prev->getText() == ")")
+      return "a function's result type follows `->`: `fn f(a: f32) -> f32 = ...`";
+    return {};
+  }
+
+  /// The innermost `(` of the statement holding `tok` that no `)` before `tok` closes.
+  static antlr4::Token *unclosedParen(antlr4::TokenStream *ts, antlr4::Token *tok) {
+    int depth = 0;
+    for (size_t i = std::min(tok->getTokenIndex(), ts->size()); i-- > 0;) {
+      antlr4::Token *t = ts->get(i);
+      if (t->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+      const std::string w = t->getText();
+      if (w == ")") ++depth;
+      else if (w == "(" && depth-- == 0) return t;
+      else if (depth <= 0 && (w == ";" || w == "{" || w == "}" || beginsDeclaration(t))) return nullptr;
+    }
+    return nullptr;
   }
 
   /// A help for a misspelt keyword: a name that begins a statement or declaration and is
@@ -842,6 +931,11 @@ private:
     } else if (auto *r = dynamic_cast<P::ReturnStmtContext *>(c)) {
       s->kind = ast::Stmt::Kind::Return;
       s->value = expr(r->expr());
+    } else if (auto *b = dynamic_cast<P::BlockStmtContext *>(c); b && inDamagedRegion(s->range)) {
+      // A block inside a statement with a syntax error: the body of `while (..) { .. }`,
+      // which recovery keeps as a block of its own.
+      s->damagedNames = namesIn(c);
+      return s; // Kind::Error
     } else if (auto *b = dynamic_cast<P::BlockStmtContext *>(c)) {
       s->kind = ast::Stmt::Kind::Block;
       s->body = block(b->block());
@@ -941,7 +1035,9 @@ private:
       unsigned long long v = std::strtoull(e->text.c_str(), nullptr, 10);
       if (errno == ERANGE) {
         e->intOverflow = true;
-        error("E0007", e->range, fmt::format("integer literal `{}` does not fit in 64 bits", e->text));
+        error("E0007", e->range, fmt::format("integer literal `{}` does not fit in 64 bits", e->text),
+              "integer literals are at most 18446744073709551615; for a larger magnitude write a float literal "
+              "such as `1e23`");
       }
       e->intValue = v;
     } else if (auto *fl = dynamic_cast<P::FloatExprContext *>(c)) {

@@ -44,7 +44,8 @@ std::optional<Sema::Impl::AffineValue> Sema::Impl::affine(const ast::Expr &e, co
   case K::Int: {
     if (e.intOverflow) return std::nullopt; // E0007 reported by the parser
     if (e.intValue > (uint64_t(1) << 62)) {
-      error("E0409", e.range, "constant in index function is too large");
+      error("E0409", e.range, "constant in index function is too large",
+            "index functions compute in 64-bit integers: a constant may be at most 2^62 (4611686018427387904)");
       return std::nullopt;
     }
     auto v = zero();

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace mdh {
 namespace {
@@ -447,6 +448,25 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
               "it is checked again when the mdh is instantiated");
     }
     prog->sizes.push_back(*v);
+  }
+  // The interpreter and the generated code count MDA points in 64 bits: a product of
+  // sizes beyond that is no program any stage can run (0-D buffers escape E0414/E0415).
+  if (ok) {
+    __int128 points = 1;
+    bool allKnown = true;
+    for (const auto &v : prog->sizes) {
+      auto n = v.constantValue();
+      if (!n || v.overflowed()) { allKnown = false; break; }
+      points = std::min<__int128>(points * *n, __int128(1) << 100);
+    }
+    if (allKnown && points > std::numeric_limits<int64_t>::max()) {
+      std::vector<std::string> sizes;
+      for (const auto &v : prog->sizes) sizes.push_back(v.str());
+      error("E0416", hom.range,
+            fmt::format("md_hom<{}> has more than 2^63 - 1 points", fmt::join(sizes, ", ")),
+            "MDA points are counted in 64 bits; use smaller sizes");
+      return nullptr;
+    }
   }
   const size_t D = prog->sizes.size();
   if (hom.ops.size() != D) {

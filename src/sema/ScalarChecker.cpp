@@ -349,6 +349,32 @@ private:
     return c;
   }
 
+  /// The help of E0314: what the name is when it is not a value (a function, a type), a
+  /// near name, or where names come from.
+  std::string unknownNameHint(const std::string &name, const std::vector<std::string> &candidates) const {
+    auto it = I.scope.find(name);
+    if (it != I.scope.end() && it->second->kind == ast::Decl::Kind::Fn)
+      return fmt::format("`{0}` is a function: call it, `{0}(...)`", name);
+    if (!primitiveByName(name).isError() || (it != I.scope.end() && it->second->kind == ast::Decl::Kind::Record))
+      return fmt::format("`{0}` is a type, not a value: convert with `x as {0}`, or build a record with `{0} {{ .. }}`",
+                         name);
+    return withFallback(I.didYouMean(name, candidates),
+                        "a name here is a parameter or a `let` of this function; declare it first");
+  }
+
+  /// `g<f32>(a)`, which parses as `(g < f32) > (a)`: the callee `g` when it names a
+  /// function and no local, else null.
+  const ast::Expr *explicitMetaArgumentsCallee(const ast::Expr &e) const {
+    if (e.binaryOp != ast::BinaryOp::Gt || e.operands.size() != 2) return nullptr;
+    const ast::Expr &less = *e.operands[0];
+    if (less.kind != ast::Expr::Kind::Binary || less.binaryOp != ast::BinaryOp::Lt || less.operands.size() != 2)
+      return nullptr;
+    const ast::Expr &callee = *less.operands[0];
+    if (callee.kind != ast::Expr::Kind::Name || lookup(callee.name.name) >= 0) return nullptr;
+    auto it = I.scope.find(callee.name.name);
+    return it != I.scope.end() && it->second->kind == ast::Decl::Kind::Fn ? &callee : nullptr;
+  }
+
   SExprPtr expr(const ast::Expr &e, const Type *expected) {
     using K = ast::Expr::Kind;
     switch (e.kind) {
@@ -364,9 +390,7 @@ private:
       int slot = lookup(e.name.name);
       if (slot < 0) {
         std::vector<std::string> cands = visibleNames();
-        I.error("E0314", e.range, fmt::format("unknown name `{}`", e.name.name),
-                withFallback(I.didYouMean(e.name.name, cands),
-                             "a name here is a parameter or a `let` of this function; declare it first"));
+        I.error("E0314", e.range, fmt::format("unknown name `{}`", e.name.name), unknownNameHint(e.name.name, cands));
         return errorExpr(e.range);
       }
       auto x = make(SExpr::Kind::Local, out.localTypes[slot], e.range);
@@ -378,7 +402,15 @@ private:
       auto a = expr(*e.operands[0], e.unaryOp == ast::UnaryOp::Not ? nullptr : expected);
       return unary(e.unaryOp, std::move(a), e.range);
     }
-    case K::Binary: return binaryExpr(e, expected);
+    case K::Binary:
+      if (auto *callee = explicitMetaArgumentsCallee(e)) {
+        I.error("E0314", callee->range,
+                fmt::format("`{}` is called with explicit meta-arguments, which calls do not take", callee->name.name),
+                fmt::format("write `{}(...)`: a function's meta-arguments are deduced from its arguments' types",
+                            callee->name.name));
+        return errorExpr(e.range);
+      }
+      return binaryExpr(e, expected);
     case K::Cond: {
       Type b = Type::prim(Type::Kind::Bool);
       auto c = expr(*e.operands[0], &b);

@@ -192,6 +192,7 @@ Type Sema::Impl::resolveType(const ast::TypeRef &t, const Env &env) {
   case ast::TypeRef::Kind::Named: {
     const std::string &n = t.name.name;
     if (auto it = env.types.find(n); it != env.types.end()) return it->second;
+    if (env.unknownKind.count(n)) return Type::error();
     if (env.sizes.count(n)) {
       error("E0212", t.range, fmt::format("`{}` is a size, not a type", n), "use a `type` meta-parameter here");
       return Type::error();
@@ -209,11 +210,27 @@ Type Sema::Impl::resolveType(const ast::TypeRef &t, const Env &env) {
     if (it != scope.end())
       error("E0213", t.range, fmt::format("`{}` is a {}, not a type", n, declKindName(it->second->kind)));
     else if (!rejectedNames.count(n))
-      error("E0214", t.range, fmt::format("unknown type `{}`", n), didYouMean(n, cands));
+      error("E0214", t.range, fmt::format("unknown type `{}`", n), unknownTypeHint(n, cands));
     return Type::error();
   }
   }
   return Type::error();
+}
+
+std::string Sema::Impl::unknownTypeHint(const std::string &n, const std::vector<std::string> &candidates) const {
+  // Other languages' spellings of the built-in types; `int` and `long` as C and Java have them.
+  static const std::map<std::string, std::string> spellings = {
+      {"float", "f32"},   {"double", "f64"},  {"int", "i32"},     {"long", "i64"},  {"short", "i16"},
+      {"char", "i8"},     {"unsigned", "u32"}, {"uint", "u32"},   {"float32", "f32"}, {"float64", "f64"},
+      {"int32", "i32"},   {"int64", "i64"},   {"uint32", "u32"},  {"uint64", "u64"}, {"boolean", "bool"},
+      {"int8", "i8"},     {"uint8", "u8"},    {"int16", "i16"},   {"uint16", "u16"}, {"size_t", "u64"}};
+  if (auto it = spellings.find(n); it != spellings.end())
+    return fmt::format("the built-in types are spelt `f32`, `f64`, `i32`, `u8`, `bool`, ...: write `{}`", it->second);
+  std::string suggestion = didYouMean(n, candidates);
+  if (!suggestion.empty()) return suggestion;
+  return fmt::format("declare it as a meta-parameter of this declaration, e.g. `<{}: type>`, or use a built-in type "
+                     "such as `f32`",
+                     n);
 }
 
 bool Sema::Impl::isTypeName(const std::string &n, const Env &env) const {
@@ -227,6 +244,9 @@ Env Sema::Impl::genericEnv(const ast::Decl &d) const {
   for (const auto &p : d.metaParams) {
     if (p.name.empty()) continue;
     if (p.kind.name == "size") env.sizes[p.name.name] = SizePoly::param(p.name.name);
+    // An unknown kind (E0203): the name is neither a type nor a size, and its uses
+    // say nothing more (`<N: int>` used as a size is not "a type, not a size").
+    else if (p.kind.name != "type") env.unknownKind.insert(p.name.name);
     // Named like a built-in type (E0206): an error type keeps its uses quiet,
     // where a parameter type would print like the built-in and contradict
     // itself ("has type `f32`, but buffer `I` holds `f32`").
@@ -243,6 +263,7 @@ std::optional<SizePoly> Sema::Impl::evalSize(const ast::SizeExpr &e, const Env &
   case K::Int: return SizePoly::constant(e.value);
   case K::Name: {
     if (auto it = env.sizes.find(e.name.name); it != env.sizes.end()) return it->second;
+    if (env.unknownKind.count(e.name.name)) return std::nullopt;
     if (isTypeName(e.name.name, env)) {
       error("E0215", e.range, fmt::format("`{}` is a type, not a size", e.name.name));
       return std::nullopt;
@@ -345,7 +366,10 @@ void Sema::checkAll() {
       };
       if (cd.op.kind == ast::CombineOp::Kind::PointWise || cd.op.kind == ast::CombineOp::Kind::PrefixSum) visit(cd.op.op);
       if (cd.op.kind == ast::CombineOp::Kind::Named)
-        I.error("E0302", cd.op.range, "a combine declaration must be `++`, `pw(op)` or `ps(op)`");
+        I.error("E0302", cd.op.range, "a combine declaration must be `++`, `pw(op)` or `ps(op)`",
+                fmt::format("name an operator with `combine {0} = pw(add);` (point-wise), `combine {0} = ps(add);` "
+                            "(prefix sum) or `combine {0} = ++;`",
+                            cd.name.empty() ? std::string("c") : cd.name.name));
       break;
     }
     case ast::Decl::Kind::View: break; // checked through the mdh expressions that use it, and below

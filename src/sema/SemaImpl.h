@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +40,7 @@ private:
 struct Env {
   std::map<std::string, Type> types;
   std::map<std::string, SizePoly> sizes;
+  std::set<std::string> unknownKind; ///< meta-parameters of an unknown kind (E0203): neither types nor sizes
   InsertionOrderedNames dynamicSizes; ///< run-time sizes, in declaration order
   std::vector<std::string> context; ///< "while instantiating ..." notes
 };
@@ -73,6 +75,9 @@ struct Sema::Impl {
   void note(SourceRange r, std::string msg);
   bool lastReported = false; ///< whether the last error/warning was emitted (for notes)
   std::string didYouMean(const std::string &name, const std::vector<std::string> &candidates) const;
+  /// E0214's help: the built-in spelling of another language's type name, a near name, or
+  /// how to declare a type meta-parameter.
+  std::string unknownTypeHint(const std::string &name, const std::vector<std::string> &candidates) const;
   std::vector<std::string> namesOfKind(ast::Decl::Kind k) const;
 
   // ---- declarations -----------------------------------------------------------------------

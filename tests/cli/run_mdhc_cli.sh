@@ -32,9 +32,24 @@ grep -q "gaps.mdh:3:[0-9]*: error\[E0903\]: output buffer \`O\` has 4 undefined"
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --seed 1 --allow-undefined --out O="$tmp/o.npy" 2> "$tmp/err" || { cat "$tmp/err"; fail "--allow-undefined"; }
 [ -s "$tmp/o.npy" ] || fail "--allow-undefined wrote no output"
 for bad in "1bad" "two words" "memcpy" "int" "mdh_min"; do
-  $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 --name "$bad" -o "$tmp/k" 2> "$tmp/err" && fail "--name '$bad' was accepted"
+  $mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 --name "$bad" -o "$tmp/k" 2> "$tmp/err"; rc=$?
+  [ "$rc" = 2 ] || fail "--name '$bad': exit $rc, not the usage error's 2"
   grep -q "error: --name" "$tmp/err" || { cat "$tmp/err"; fail "no --name error for '$bad'"; }
 done
+# An output path that cannot be written is a usage error (exit 2) in every tool: -o naming
+# a file, --depfile naming the source, --out into a missing directory (mdhc and mdhi run).
+touch "$tmp/a_file"
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -o "$tmp/a_file" 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] || { cat "$tmp/err"; fail "-o naming a file: exit $rc"; }
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -o "$tmp/k" --depfile "$dir/gaps.mdh" 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "source file of the program" "$tmp/err" || { cat "$tmp/err"; fail "--depfile on the source: exit $rc"; }
+for tool in "$mdhc" "$mdhi"; do
+  $tool run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --out O="$tmp/missing/o.npy" 2> "$tmp/err"; rc=$?
+  [ "$rc" = 2 ] && grep -q "does not exist; create it first" "$tmp/err" || { cat "$tmp/err"; fail "$tool run --out into a missing directory: exit $rc"; }
+done
+# --config given a JSON array says a configuration is an object.
+$mdhc compile "$dir/gaps.mdh" --entry gaps --set N=5 -o "$tmp/k" --config '[]' 2> "$tmp/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "a configuration is a JSON object" "$tmp/err" || { cat "$tmp/err"; fail "--config '[]': exit $rc"; }
 # Bad data requests: a directory as input, a buffer given twice.
 $mdhc run "$dir/gaps.mdh" --entry gaps --set N=5 --allow-undefined --in A="$tmp" 2> "$tmp/err" && fail "a directory was read as input"
 grep -q "input buffer \`A\`: cannot read .*: it is a directory" "$tmp/err" || { cat "$tmp/err"; fail "no message for a directory"; }
