@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 using namespace mdh;
 using testing_support::matmul;
@@ -132,6 +133,29 @@ TEST_CASE("the default gives a single-row product two parts per core and 8-vecto
   ll::Config d = ll::defaultConfig(*q, m, 2);
   CHECK(ll::validate(d, *q, m).empty());
   CHECK(d.levels[2].tile[1] == 64);
+}
+
+TEST_CASE("the default's register tile along a concatenated vector dimension is whole vectors") {
+  ll::AsmModel m = ll::openmpModel();
+  // 31 columns: one tile of 31 ran in scalar loops; 16 leaves a remainder of 15 (masked lanes).
+  for (const auto &[sizes, lanes, want] : std::vector<std::tuple<std::string, int64_t, int64_t>>{
+           {"T=f32,I=1009,J=31,K=997", 16, 16},
+           {"T=f32,I=1009,J=47,K=997", 16, 32},
+           {"T=f32,I=1009,J=32,K=997", 16, 32}}) {
+    CAPTURE(sizes);
+    Compilation comp;
+    auto p = matmul(comp, sizes);
+    ll::Config c = ll::defaultConfig(*p, m, 2);
+    CHECK(ll::validate(c, *p, m).empty());
+    REQUIRE(c.simdDim == 1);
+    CHECK(c.levels.back().tile[1] == want);
+    CHECK(c.levels.back().tile[1] % lanes == 0);
+  }
+  // Shorter than one vector: the tile is the whole dimension (nothing whole fits).
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=1009,J=100,K=3");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  for (const auto &l : c.levels) CHECK(l.tile[1] <= 100);
 }
 
 TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
