@@ -1205,7 +1205,8 @@ static inline void mdh_stream_fence() {
       close();
       return;
     }
-    if (accSize <= 1024) line(fmt::format("{} mdh_acc[{}];", E, accSize));
+    // Padded rows (padsLanes()) store whole vectors past the last row's cells.
+    if (accSize <= 1024) line(fmt::format("{} mdh_acc[{}];", E, vectorTileApplies() && padsLanes() ? accSize + 64 : accSize));
     const std::string initAcc = id.empty() ? "" : fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_acc[a] = {};", accSize, id);
     if (vectorTileApplies()) {
       vectorScope(inner, id, scopeFirst, firstOf(outer), initAcc); // flushes in each branch
@@ -1313,7 +1314,7 @@ static inline void mdh_stream_fence() {
   }
 
   /// A masked load replaces a full vector's (maskLanes): unstaged inputs only.
-  bool loadsMasked(const hl::Buffer &b) const { return maskLanes && !stagedOf(b); }
+  bool loadsMasked(const hl::Buffer &b) const { return maskLanes && (!stagedOf(b) || padsLanes()); }
 
   /// Whether remainder tiles narrower than one vector along a concatenated vector
   /// dimension run the vector code on masked lanes [0, extent) instead of the scalar
@@ -1324,7 +1325,7 @@ static inline void mdh_stream_fence() {
   bool maskedLaneTiles() const {
     if (C.simdDim < 0 || !vectorTileApplies()) return false;
     const size_t s = size_t(C.simdDim);
-    if (isRed(s) || narrowCounting().bytes || !mayBePartial(s) || !lanesLoadMasked()) return false;
+    if (isRed(s) || narrowCounting().bytes || (!mayBePartial(s) && !padsLanes()) || !lanesLoadMasked()) return false;
     const std::set<int64_t> extents = lastLevelExtents(s);
     if (extents.empty()) return true;
     const int64_t widest = 64 / int64_t(P.f->result.size()); // lanes of an AVX-512 vector
@@ -1564,7 +1565,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     std::string idx = "0";
     for (size_t d : accDims()) {
       bool vd = int(d) == C.simdDim;
-      std::string ext = vd ? fmt::format("(INT64_C({}) / mdh_lanes)", tile(last, d)) : fmt::format("INT64_C({})", tile(last, d));
+      std::string ext = vd ? vectorsPerRow(true) : fmt::format("INT64_C({})", tile(last, d));
       std::string v = vd ? jv : j[d];
       idx = idx == "0" ? v : fmt::format("({})*{} + {}", idx, ext, v);
     }
@@ -1588,7 +1589,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
         if (d == s) fullLanes.push_back(full.back());
         else partialRows |= clampsRows(d) && mayBePartial(d);
       }
-    partialLanes = !fullLanes.empty() && mayBePartial(s);
+    partialLanes = !fullLanes.empty() && (mayBePartial(s) || padsLanes());
     narrow = narrowCounting();
     line(fmt::format("constexpr int64_t mdh_lanes = MDH_VBYTES / int64_t(sizeof({}));", laneType()));
     const std::string lanesDivide = fmt::format("INT64_C({}) % mdh_lanes == 0", tile(last, s));
@@ -1626,7 +1627,10 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       // its lanes that overlap the previous vector are stored with the same
       // values (or, combined into the output, skipped).
       const std::string lanesCond = partialLanes ? fmt::format("{} >= mdh_lanes", e(last, s)) : joined(fullLanes, " && ");
-      close(fmt::format("}} else if ({}{}) {{", lanesCond.empty() ? "" : lanesCond + " && ", lanesDivide));
+      // Padded rows need no whole vectors per tile: vectorsPerRow() rounds up.
+      const std::string clampDivide = padsLanes() ? "" : lanesDivide;
+      const std::string clampCond = lanesCond.empty() || clampDivide.empty() ? lanesCond + clampDivide : lanesCond + " && " + clampDivide;
+      close(fmt::format("}} else if ({}) {{", clampCond.empty() ? "true" : clampCond));
       ++indent;
       clampRows = partialRows;
       clampLanes = partialLanes;
@@ -1636,7 +1640,8 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     if (partialLanes && maskedLaneTiles()) {
       // Narrower than one vector: lanes [0, extent) with masked loads and stores (and the
       // rows clamped as above), not the scalar loops below.
-      close(fmt::format("}} else if ({} < mdh_lanes && {}) {{", e(last, s), lanesDivide));
+      close(padsLanes() ? fmt::format("}} else if ({} < mdh_lanes) {{", e(last, s))
+                        : fmt::format("}} else if ({} < mdh_lanes && {}) {{", e(last, s), lanesDivide));
       ++indent;
       clampRows = partialRows;
       maskLanes = usedMaskedLanes = true;
@@ -1657,17 +1662,17 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   void vectorBranch(const std::vector<Loop> &inner, const std::string &id, const std::string &outerFirst,
                     const std::string &initAcc) {
     line(fmt::format("typedef mdh_vt<{}, mdh_lanes> mdh_vec; (void)sizeof(mdh_vec);", laneType()));
-    line(fmt::format("mdh_vec mdh_vacc[INT64_C({}) / mdh_lanes];", accSize));
+    line(fmt::format("mdh_vec mdh_vacc[{}];", vectorCount()));
     // Every access to mdh_vacc has a compile-time index once loops are
     // unrolled, so that the vectors stay in registers.
     line("#pragma GCC unroll 64");
     if (narrow.bytes) {
       // Narrow lanes count from 0 and are widened into mdh_acc (vaccToAcc()).
-      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vec{{}};", accSize));
+      line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_vacc[a] = mdh_vec{{}};", vectorCount()));
       line(initAcc);
       line("int64_t mdh_passes = 0;");
     } else {
-      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", accSize, id));
+      line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", vectorCount(), id));
     }
     vectorInner(inner, 0);
     if (vectorFlushApplies()) {
@@ -1698,10 +1703,64 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
 
   /// Where vector `a` of mdh_vacc goes in mdh_acc (the vector dimension is innermost there).
   std::string accSlot(const std::string &a) const {
-    if (!clampLanes) return fmt::format("mdh_acc + {} * mdh_lanes", a);
     const int64_t t = tile(lastLevel(), size_t(C.simdDim));
-    return fmt::format("mdh_acc + ({} / (INT64_C({}) / mdh_lanes)) * INT64_C({}) + {}", a, t, t,
-                       laneOffset(fmt::format("({} % (INT64_C({}) / mdh_lanes))", a, t)));
+    const std::string perRow = vectorsPerRow(true);
+    if (!clampLanes && !padsLanes()) return fmt::format("mdh_acc + {} * mdh_lanes", a);
+    // Padded rows (padsLanes()): masked lanes store whole vectors from each row's start, the
+    // last row's into mdh_acc's padding; the rows they overrun are stored after them.
+    if (!clampLanes) return fmt::format("mdh_acc + ({} / {}) * INT64_C({}) + ({} % {}) * mdh_lanes", a, perRow, t, a, perRow);
+    return fmt::format("mdh_acc + ({} / {}) * INT64_C({}) + {}", a, perRow, t, laneOffset(fmt::format("({} % {})", a, perRow)));
+  }
+
+  /// Whether the register tile along a concatenated vector dimension is not known to be
+  /// whole vectors (not a multiple of the widest lanes, 64 bytes of f's result: 14 of a
+  /// contraction's dimension of 14): its vector code then counts ceil(tile / lanes)
+  /// vectors per row and runs every tile as a remainder, the last vector shifted back
+  /// (clampLanes) or, narrower than a vector, on masked lanes (maskLanes), where the
+  /// scalar loops ran before (a 24 x 20 x 22 x 18 x 16 x 14 x 26 contraction: 42 -> 11 ms). Only where every input access reads one element or consecutive
+  /// ones across the vector dimension, staged or not, so that masked loads cover them.
+  bool padsLanes() const {
+    if (C.simdDim < 0 || !P.f) return false;
+    const size_t s = size_t(C.simdDim);
+    if (!L.kept[s] || isRed(s) || narrowCounting().bytes) return false;
+    const int64_t widest = 64 / std::max<int64_t>(1, int64_t(P.f->result.size()));
+    if (tile(lastLevel(), s) % widest == 0) return false;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses)
+        if (!readsLanesConsecutively(b, a, s)) return false;
+    return true;
+  }
+
+  /// Whether access `a` reads one element, or consecutive ones, across dimension s in
+  /// the copy the element loops read: laneStride() 0 or 1, decided from the
+  /// configuration's stages alone, so that it holds at every point of the emission
+  /// (laneStride() sees a stage only where its copy is in scope).
+  bool readsLanesConsecutively(const hl::Buffer &b, const hl::Access &a, size_t s) const {
+    int nonzero = 0, contiguousDim = -1;
+    for (size_t k = 0; k < a.dims.size(); ++k)
+      if (a.dims[k].coeff(s) != 0) ++nonzero, contiguousDim = int(k);
+    if (nonzero == 0) return true;
+    if (nonzero > 1 || a.dims[size_t(contiguousDim)].coeff(s) != 1) return false;
+    for (const auto &st : C.stages)
+      if (st.buffer == b.name) return st.panel == 0 && !st.layout.empty() && st.layout.back() == contiguousDim;
+    return contiguousDim + 1 == int(a.dims.size());
+  }
+
+  /// The vectors per row of the register tile along the vector dimension (an emitted
+  /// expression; `parenthesised` for use inside a larger one): tile / mdh_lanes, rounded
+  /// up where padsLanes().
+  std::string vectorsPerRow(bool parenthesised) const {
+    const int64_t t = tile(lastLevel(), size_t(C.simdDim));
+    const std::string v = padsLanes() ? fmt::format("(INT64_C({}) + mdh_lanes - 1) / mdh_lanes", t)
+                                      : fmt::format("INT64_C({}) / mdh_lanes", t);
+    return parenthesised ? "(" + v + ")" : v;
+  }
+
+  /// The number of vector accumulators (an emitted expression): accSize / mdh_lanes, or
+  /// rows times vectorsPerRow() where padsLanes().
+  std::string vectorCount() const {
+    if (!padsLanes()) return fmt::format("INT64_C({}) / mdh_lanes", accSize);
+    return fmt::format("INT64_C({}) * {}", accSize / tile(lastLevel(), size_t(C.simdDim)), vectorsPerRow(true));
   }
 
   /// Whether dimension d is a row dimension of the register tile: it has
@@ -1804,7 +1863,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     for (size_t d : accDims()) {
       if (d == s) {
         line("#pragma GCC unroll 16");
-        open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
+        open(fmt::format("for (int64_t jv = 0; jv < {}; ++jv)", vectorsPerRow(false)));
         c[d] = fmt::format("({} + {})", b(last, d), laneOffset("jv"));
       } else {
         if (unrolls(d, true)) line(fmt::format("#pragma GCC unroll {}", tile(last, d)));
@@ -1907,7 +1966,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       laneElementLoops();
       if (!narrow.bytes) {
         line("#pragma GCC unroll 64");
-        line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>({});", accSize, accSlot("a")));
+        line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_vacc[a] = mdh_vload<mdh_vec>({});", vectorCount(), accSlot("a")));
       }
       close();
     }
@@ -1918,7 +1977,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   void vaccToAcc() {
     line("#pragma GCC unroll 64");
     if (!narrow.bytes) {
-      line(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a) std::memcpy({}, &mdh_vacc[a], sizeof(mdh_vec));", accSize, accSlot("a")));
+      line(fmt::format("for (int64_t a = 0; a < {}; ++a) std::memcpy({}, &mdh_vacc[a], sizeof(mdh_vec));", vectorCount(), accSlot("a")));
       return;
     }
     open(fmt::format("for (int64_t a = 0; a < INT64_C({}) / mdh_lanes; ++a)", accSize));
@@ -1998,7 +2057,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       size_t d = size_t(dd);
       if (d == s) {
         line("#pragma GCC unroll 16");
-        open(fmt::format("for (int64_t jv = 0; jv < INT64_C({}) / mdh_lanes; ++jv)", tile(last, d)));
+        open(fmt::format("for (int64_t jv = 0; jv < {}; ++jv)", vectorsPerRow(false)));
       } else if (reductionRemainder && isRed(d) && d != s) {
         open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
       } else {
