@@ -89,6 +89,7 @@ public:
                        "    std::fprintf(stderr, \"mdh (OpenMP): {}: out of memory for its scratch storage\\n\");\n"
                        "    return 2;\n  }}\n  return 0;\n}}\n\n", shown);
     out += genericEntry();
+    if (usedMaskedReduction) out = maskedReductionHelpers() + out;
     if (usedMaskedLanes) out = maskedLaneHelpers() + out; // namespace scope, before the entry
     k.kernel = out;
     k.source = k.common + k.kernel;
@@ -1298,7 +1299,8 @@ static inline void mdh_stream_fence() {
 
   /// The lanes [0, extent) of a tile narrower than one vector, read from `at` (maskLanes).
   std::string maskedLoad(const hl::Buffer &b, const std::string &at) const {
-    return fmt::format("mdh_vload_first<{}>(&{}, {})", lanesOf(b), at, e(lastLevel(), size_t(C.simdDim)));
+    return fmt::format("mdh_vload_first<{}>(&{}, {})", lanesOf(b), at,
+                       maskReduced ? std::string("mdh_n") : e(lastLevel(), size_t(C.simdDim)));
   }
 
   /// Whether every lane a tile narrower than one vector loads stays inside its buffer:
@@ -1314,7 +1316,53 @@ static inline void mdh_stream_fence() {
   }
 
   /// A masked load replaces a full vector's (maskLanes): unstaged inputs only.
-  bool loadsMasked(const hl::Buffer &b) const { return maskLanes && (!stagedOf(b) || padsLanes()); }
+  bool loadsMasked(const hl::Buffer &b) const { return maskReduced || (maskLanes && (!stagedOf(b) || padsLanes())); }
+
+  /// Whether a register tile's remainder along a reduced vector dimension (a GEMV of 37
+  /// columns in tiles of 32: 5) runs vector code over its extent, the last vector on
+  /// masked lanes whose others hold the reduction's identity, instead of the scalar loops
+  /// between a spill and a reload of the vector accumulators: lane-wise accumulators (not
+  /// narrow counts), such remainders occur, and every input access reads one element or
+  /// consecutive ones across the vector dimension (masked loads read nothing past it).
+  bool maskedReductionApplies() const {
+    if (C.simdDim < 0 || !L.op) return false;
+    const size_t s = size_t(C.simdDim);
+    if (!isRed(s) || narrow.bytes || !mayBePartial(s)) return false;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses)
+        if (!readsLanesConsecutively(b, a, s)) return false;
+    return true;
+  }
+
+  /// mdh_vkeep_first for maskedReductionApplies(), once per translation unit.
+  static std::string maskedReductionHelpers() {
+    return R"(#ifndef MDH_MASKED_REDUCTION
+#define MDH_MASKED_REDUCTION
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#endif
+// Lanes [0, n) of v and lanes [n, ..) of id (0 < n <= its lanes): a partial vector of a
+// reduction contributes its identity past its n lanes.
+template <class V> static inline V mdh_vkeep_first(const V &v, const V &id, int64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64 && sizeof(v[0]) == 4) {
+    __m512i a, b; std::memcpy(&a, &v, 64); std::memcpy(&b, &id, 64);
+    const __m512i r = _mm512_mask_blend_epi32(__mmask16((1u << n) - 1u), b, a);
+    V out; std::memcpy(&out, &r, 64); return out;
+  }
+  if constexpr (sizeof(V) == 64 && sizeof(v[0]) == 8) {
+    __m512i a, b; std::memcpy(&a, &v, 64); std::memcpy(&b, &id, 64);
+    const __m512i r = _mm512_mask_blend_epi64(__mmask8((1u << n) - 1u), b, a);
+    V out; std::memcpy(&out, &r, 64); return out;
+  }
+#endif
+  V r = id;
+  for (int64_t l = 0; l < n; ++l) r[l] = v[l];
+  return r;
+}
+#endif
+)";
+  }
 
   /// Whether remainder tiles narrower than one vector along a concatenated vector
   /// dimension run the vector code on masked lanes [0, extent) instead of the scalar
@@ -1691,6 +1739,11 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   /// [0, extent) loaded and stored with masks (maskedLaneTiles()).
   bool maskLanes = false;
   bool usedMaskedLanes = false; ///< some branch used them: the kernel text starts with their helpers
+  /// While the vector code for a remainder along a reduced vector dimension is emitted
+  /// (maskedReductionApplies()): vector jv holds lanes [0, mdh_n) of the remainder, read
+  /// with masks, and the identity in the others.
+  bool maskReduced = false;
+  bool usedMaskedReduction = false; ///< the kernel text starts with maskedReductionHelpers()
 
   /// The first cell of vector `jv` along the vector dimension: jv*mdh_lanes,
   /// or, for remainders, at most the tile's extent less one vector, so that
@@ -1956,7 +2009,16 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       vectorElementLoops(true);
       if (!isRed(s)) close();
     }
-    if (!full.empty() && (narrow.bytes || isRed(s) || !reductionRemainders)) {
+    if (!full.empty() && maskedReductionApplies()) {
+      // A remainder along the reduced vector dimension (and perhaps the other reductions):
+      // vectors over its extent, the last one masked (maskedReductionApplies()).
+      close("} else {");
+      ++indent;
+      maskReduced = usedMaskedReduction = usedMaskedLanes = true;
+      vectorElementLoops(true);
+      maskReduced = false;
+      close();
+    } else if (!full.empty() && (narrow.bytes || isRed(s) || !reductionRemainders)) {
       // A remainder tile: the scalar element loops on mdh_acc, between a
       // spill and a reload of the vector accumulators (narrow lanes: a
       // widening, after which they count from 0 again).
@@ -2055,7 +2117,11 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     int opened = 0;
     for (int dd : elementOrder()) {
       size_t d = size_t(dd);
-      if (d == s) {
+      if (d == s && maskReduced) {
+        line("#pragma GCC unroll 16");
+        open(fmt::format("for (int64_t jv = 0; jv * mdh_lanes < {}; ++jv)", e(last, d)));
+        line(fmt::format("const int64_t mdh_n = std::min<int64_t>(mdh_lanes, {} - jv * mdh_lanes);", e(last, d)));
+      } else if (d == s) {
         line("#pragma GCC unroll 16");
         open(fmt::format("for (int64_t jv = 0; jv < {}; ++jv)", vectorsPerRow(false)));
       } else if (reductionRemainder && isRed(d) && d != s) {
@@ -2067,7 +2133,10 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       ++opened;
     }
     std::string slot = fmt::format("mdh_vacc[{}]", vaccIndex(j, "jv"));
-    line(fmt::format("{} = {};", slot, narrow.bytes ? applyVectorF(x, bases, jOff, slot) : vectorCombine(slot, applyVectorF(x, bases, jOff))));
+    std::string value = narrow.bytes ? "" : applyVectorF(x, bases, jOff);
+    if (maskReduced)
+      value = fmt::format("mdh_vkeep_first<mdh_vec>({}, mdh_vsplat<mdh_vec>({}), mdh_n)", value, identityOf(*L.op));
+    line(fmt::format("{} = {};", slot, narrow.bytes ? applyVectorF(x, bases, jOff, slot) : vectorCombine(slot, value)));
     for (int i = 0; i < opened; ++i) close();
   }
 

@@ -672,8 +672,10 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // needs a register tile that is a multiple of the lanes, and ran a tile of 31 (the
   // dimension's whole extent) in scalar loops; 16 leaves a remainder of 15 on masked
   // lanes (MatMul 1009 x 31 x 997 with 2 threads: 1.04 -> 0.19 ms).
-  if (simd >= 0 && !isReduced(p, size_t(simd)) && rm.tile[simd] > lanes && rm.tile[simd] % lanes != 0)
-    rm.tile[simd] = rm.tile[simd] / lanes * lanes;
+  // So along a reduced one with lane-wise accumulators: a remainder there runs on masked
+  // lanes holding the identity past it (a row reduction of 21 in one tile of 21 ran scalar).
+  const bool wholeVectors = simd >= 0 && (!isReduced(p, size_t(simd)) || (laneAccumulators && !narrowBytes));
+  if (wholeVectors && rm.tile[simd] > lanes && rm.tile[simd] % lanes != 0) rm.tile[simd] = rm.tile[simd] / lanes * lanes;
   // RM order: reductions innermost, so that the accumulation scope spans
   // them (the emitter moves the vector dimension innermost in the element loops).
   rm.order = order;
