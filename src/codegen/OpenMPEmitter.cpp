@@ -1328,10 +1328,7 @@ static inline void mdh_stream_fence() {
     if (C.simdDim < 0 || !L.op) return false;
     const size_t s = size_t(C.simdDim);
     if (!isRed(s) || narrow.bytes || !mayBePartial(s)) return false;
-    for (const auto &b : P.inputs)
-      for (const auto &a : b.accesses)
-        if (!readsLanesConsecutively(b, a, s)) return false;
-    return true;
+    return everyInputReadsLanesConsecutively(s);
   }
 
   /// mdh_vkeep_first for maskedReductionApplies(), once per translation unit.
@@ -1778,6 +1775,10 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     if (!L.kept[s] || isRed(s) || narrowCounting().bytes) return false;
     const int64_t widest = 64 / std::max<int64_t>(1, int64_t(P.f->result.size()));
     if (tile(lastLevel(), s) % widest == 0) return false;
+    return everyInputReadsLanesConsecutively(s);
+  }
+
+  bool everyInputReadsLanesConsecutively(size_t s) const {
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses)
         if (!readsLanesConsecutively(b, a, s)) return false;
