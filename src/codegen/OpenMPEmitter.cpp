@@ -1769,8 +1769,9 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   /// contraction's dimension of 14): its vector code then counts ceil(tile / lanes)
   /// vectors per row and runs every tile as a remainder, the last vector shifted back
   /// (clampLanes) or, narrower than a vector, on masked lanes (maskLanes), where the
-  /// scalar loops ran before (a 24 x 20 x 22 x 18 x 16 x 14 x 26 contraction: 42 -> 11 ms). Only where every input access reads one element or consecutive
-  /// ones across the vector dimension, staged or not, so that masked loads cover them.
+  /// scalar loops ran before (a 24 x 20 x 22 x 18 x 16 x 14 x 26 contraction: 42 -> 11
+  /// ms). Only where every input access reads one element or consecutive ones across
+  /// the vector dimension, staged or not, so that masked loads cover them.
   bool padsLanes() const {
     if (C.simdDim < 0 || !P.f) return false;
     const size_t s = size_t(C.simdDim);
@@ -1780,6 +1781,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     return everyInputReadsLanesConsecutively(s);
   }
 
+  /// readsLanesConsecutively() for every access of every input.
   bool everyInputReadsLanesConsecutively(size_t s) const {
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses)
@@ -1797,9 +1799,14 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       if (a.dims[k].coeff(s) != 0) ++nonzero, contiguousDim = int(k);
     if (nonzero == 0) return true;
     if (nonzero > 1 || a.dims[size_t(contiguousDim)].coeff(s) != 1) return false;
-    for (const auto &st : C.stages)
-      if (st.buffer == b.name) return st.panel == 0 && !st.layout.empty() && st.layout.back() == contiguousDim;
-    return contiguousDim + 1 == int(a.dims.size());
+    // Every stage of the buffer (whichever copy a scope reads) keeps the lanes consecutive.
+    bool staged = false;
+    for (const auto &st : C.stages) {
+      if (st.buffer != b.name) continue;
+      staged = true;
+      if (st.panel != 0 || st.layout.empty() || st.layout.back() != contiguousDim) return false;
+    }
+    return staged || contiguousDim + 1 == int(a.dims.size());
   }
 
   /// The vectors per row of the register tile along the vector dimension (an emitted
@@ -2461,7 +2468,9 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   /// GEMV with few columns (50021 x 37: 0.155 -> 0.057 ms, NumPy 0.070; Zen 5).
   std::string foldableLaneOp(int64_t count) const {
     if (!L.op || L.op->kind != hl::BinaryOperator::Kind::Builtin || (E != "float" && E != "double")) return "";
-    if (count < 2 || (count & (count - 1)) != 0) return "";
+    // Up to 256 lanes (register tiles are 16 to 64): a larger count, which a pinned tile
+    // can make, would instantiate vector types of kilobytes.
+    if (count < 2 || count > 256 || (count & (count - 1)) != 0) return "";
     if (L.op->builtin == hl::BuiltinOp::Add) return "a + b";
     if (L.op->builtin == hl::BuiltinOp::Mul) return "a * b";
     return "";
