@@ -4,7 +4,7 @@
 The issue-5 suite (benchmarks/run_all.sh) measures the paper's shapes; this one measures
 the shapes a user brings that are not powers of two: prime matrix sizes, a product with 31
 columns, a batched product of primes, tensor contractions whose extents are 14 to 31, tall
-GEMVs of 16 to 64 columns, a scan, a reduction and a stencil of odd sizes. Each case is
+GEMVs of 13 to 64 columns, a scan, a reduction and a stencil of odd sizes. Each case is
 compiled by `mdhc compile` (static sizes, the default configuration, no tuning), built with
 the flags of the suite, loaded with ctypes and checked against NumPy before it is timed;
 then mdh and NumPy alternate, 5 rounds of `reps` calls each, and the table gives the
@@ -77,7 +77,7 @@ def cases(rng):
         X, Y = R(a, e, b, f), R(f, d, e, c)
         out.append((f'tc_{a}', f'abcd-aebf-fdec, {a}x{b}x{c}x{d} / {e}x{f}', tc, 'tc', f'T=f32,A={a},B={b},C={c},D={d},E={e},F={f}',
                     [X, Y], [np.zeros((a, b, c, d), np.float32)], (lambda X=X, Y=Y: np.einsum('aebf,fdec->abcd', X, Y, optimize=True)), 10))
-    for (I, K) in [(100003, 16), (50021, 37), (20011, 64)]:
+    for (I, K) in [(100003, 13), (100003, 16), (50021, 37), (20011, 64)]:
         M, v = R(I, K), R(K)
         out.append((f'gemv_{K}_cols', f'{I}x{K} GEMV', tc, 'gemv', f'I={I},K={K}', [M, v], [np.zeros(I, np.float32)], (lambda M=M, v=v: M @ v), 30))
     N = 1000003
