@@ -44,6 +44,19 @@ using namespace mdh;
 
 namespace {
 
+/// Whether `files` may write every one of `paths` (its protected sources excluded); if
+/// not, prints why, after `option` ("-o: "). An unusable output is a usage error (exit 2),
+/// refused before any work is spent on what would go there.
+bool outputsUsable(const data::AtomicFileSet &files, const std::vector<std::string> &paths, const std::string &option = "") {
+  try {
+    for (const auto &path : paths) files.checkOutput(path);
+    return true;
+  } catch (const std::exception &e) {
+    fmt::print(stderr, "error: {}{}\n", option, e.what());
+    return false;
+  }
+}
+
 struct Common {
   std::vector<std::string> files;
   std::vector<std::string> includes;
@@ -459,14 +472,11 @@ int runCompile(const Common &c, const std::string &entry, const std::vector<std:
   try {
     data::AtomicFileSet files;
     files.protect(sourceFiles(comp), "a source file of the program");
-    try { // an unusable -o or --depfile is a usage error (exit 2)
-      for (const std::string &suffix : {ext, std::string(".h"), std::string(".config.json")})
-        files.checkOutput(outDir + "/" + kernel.name + suffix);
-      if (!depfile.empty()) files.checkOutput(depfile);
-    } catch (const data::DataError &e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      return 2;
-    }
+    std::vector<std::string> outputs;
+    for (const std::string &suffix : {ext, std::string(".h"), std::string(".config.json")})
+      outputs.push_back(outDir + "/" + kernel.name + suffix);
+    if (!depfile.empty()) outputs.push_back(depfile);
+    if (!outputsUsable(files, outputs)) return 2;
     // Unchanged outputs keep their times: a comment-only edit of the program rebuilds nothing after them.
     files.stageUnlessSame(outDir + "/" + kernel.name + ext, bytes(kernel.source));
     files.stageUnlessSame(outDir + "/" + kernel.name + ".h", bytes(kernel.header));
@@ -557,21 +567,13 @@ int runTune(const Common &c, const std::string &entry, const std::vector<std::st
   // The result is written after the search: refuse an unusable -o first.
   data::AtomicFileSet files;
   files.protect(sourceFiles(comp), "a source file of the program");
-  if (!cli.out.empty()) try {
-      files.checkOutput(cli.out);
-    } catch (const std::exception &e) {
-      fmt::print(stderr, "error: -o: {}\n", e.what());
-      return 2;
-    }
+  if (!cli.out.empty() && !outputsUsable(files, {cli.out}, "-o: ")) return 2;
   // So is an unusable --report directory: it is written after the search too.
-  if (!cli.reportDir.empty()) try {
-      std::error_code ec;
-      std::filesystem::create_directories(cli.reportDir, ec);
-      for (const char *name : {"/tuning.csv", "/convergence.svg"}) files.checkOutput(cli.reportDir + name);
-    } catch (const std::exception &e) {
-      fmt::print(stderr, "error: --report: {}\n", e.what());
-      return 2;
-    }
+  if (!cli.reportDir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(cli.reportDir, ec);
+    if (!outputsUsable(files, {cli.reportDir + "/tuning.csv", cli.reportDir + "/convergence.svg"}, "--report: ")) return 2;
+  }
   d.tune.reproducerBase = cli.out.empty() ? "mdh-tune-" + prog->instanceName : cli.out;
   std::optional<ll::Config> best;
   rc = tune::runTuning(*prog, d, best);
@@ -703,12 +705,9 @@ int runRun(const Common &c, const std::string &entry, const std::vector<std::str
       }
     data::AtomicFileSet files; // checked before compiling, written after the run
     files.protect(sourceFiles(comp), "a source file of the program");
-    try { // an unusable --out path is a usage error, as in mdhi run and mdhc tune
-      for (const auto &[k, path] : outFiles) files.checkOutput(path);
-    } catch (const data::DataError &e) {
-      fmt::print(stderr, "error: {}\n", e.what());
-      return 2;
-    }
+    std::vector<std::string> outPaths;
+    for (const auto &[k, path] : outFiles) outPaths.push_back(path);
+    if (!outputsUsable(files, outPaths)) return 2; // as in mdhi run and mdhc tune
     // Shapes (and run-time sizes) from the given inputs, then random data for the rest.
     interp::ProgramShapes shapes = interp::resolveShapes(*prog, interp::shapesOf(inputs), given);
     for (size_t i = 0; i < prog->inputs.size(); ++i) {
