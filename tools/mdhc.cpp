@@ -610,15 +610,12 @@ int tuneForCompile(const Common &c, const std::string &entry, const std::vector<
   d.remainingBudgetOnly = true;
   d.tune.reproducerBase = outDir + "/" + prog->instanceName;
   tunedPath = outDir + "/" + prog->instanceName + ".tuned.json";
-  try { // before the budget is spent, not after it
+  { // before the budget is spent, not after it
     std::error_code ec;
     std::filesystem::create_directories(outDir, ec);
     data::AtomicFileSet files;
     files.protect(sourceFiles(comp), "a source file of the program");
-    files.checkOutput(tunedPath);
-  } catch (const std::exception &e) {
-    fmt::print(stderr, "error: {}\n", e.what());
-    return 1;
+    if (!outputsUsable(files, {tunedPath})) return 2;
   }
   std::optional<ll::Config> best;
   rc = tune::runTuning(*prog, d, best);

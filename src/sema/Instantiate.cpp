@@ -452,14 +452,15 @@ std::unique_ptr<hl::Program> Sema::Impl::instantiateMdh(const ast::MdhDecl &d, c
   // The interpreter and the generated code count MDA points in 64 bits: a product of
   // sizes beyond that is no program any stage can run (0-D buffers escape E0414/E0415).
   if (ok) {
+    // Each factor is below 2^63, and the product stops growing past 2^63: no overflow.
     __int128 points = 1;
-    bool allKnown = true;
     for (const auto &v : prog->sizes) {
       auto n = v.constantValue();
-      if (!n || v.overflowed()) { allKnown = false; break; }
-      points = std::min<__int128>(points * *n, __int128(1) << 100);
+      if (!n || v.overflowed()) continue; // a run-time size: at least 1
+      points *= *n;
+      if (points > std::numeric_limits<int64_t>::max()) break;
     }
-    if (allKnown && points > std::numeric_limits<int64_t>::max()) {
+    if (points > std::numeric_limits<int64_t>::max()) {
       std::vector<std::string> sizes;
       for (const auto &v : prog->sizes) sizes.push_back(v.str());
       error("E0416", hom.range,

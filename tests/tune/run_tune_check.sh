@@ -22,6 +22,10 @@ $mdhc compile $PROG $SMALL --tune --tune-evaluations 4 -o "$tmp/k" 2>"$tmp/log2"
 grep -q "budget spent" "$tmp/log2" || { cat "$tmp/log2"; fail "the second compile --tune did not reuse the database"; }
 [ "$(measurements)" -eq "$n" ] || fail "the second compile --tune measured again"
 ls "$tmp/k"/*.cpp >/dev/null && ls "$tmp/k"/*.tuned.json >/dev/null || fail "compile --tune wrote no code"
+# An -o that is a file is refused before tuning, as a usage error (exit 2) like compile's.
+touch "$tmp/a_file"; rc=0
+$mdhc compile $PROG $SMALL --tune --tune-evaluations 4 -o "$tmp/a_file" 2>"$tmp/log3" >/dev/null || rc=$?
+[ "$rc" -eq 2 ] || { cat "$tmp/log3"; fail "compile --tune -o a file: exit status $rc, expected 2"; }
 # A long scan: the high-precision cells are bounded by a work budget (a cell
 # of a 2^22 prefix sum folds up to 4M elements) instead of running for hours.
 timeout 120 $mdhc tune "$root/examples/scan.mdh" --entry prefix_sum --set T=i32,N=4194304 --evaluations 1 \
