@@ -11,9 +11,11 @@
 #include "ll/Lowering.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <utility>
 #include <set>
 
 namespace mdh::ll {
@@ -638,6 +640,50 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     }
     return count;
   };
+  // Elements between neighbours along d in a row-major buffer (run-time extents planned).
+  auto elementStride = [&](const hl::Buffer &b, const hl::Access &a, size_t d) {
+    int64_t stride = 0, inner = 1;
+    for (size_t k = a.dims.size(); k-- > 0;) {
+      stride += a.dims[k].coeff(d) * inner;
+      inner = std::min<int64_t>(inner * b.shape[k].constantValue().value_or(kPlannedRunTimeSize), int64_t(1) << 40);
+    }
+    return std::abs(stride);
+  };
+  // Each row broadcasts its own element of every other operand that reads the row
+  // dimension: cache lines those broadcasts touch per register tile (of 8 rows), so
+  // that rows go along a dimension those operands store consecutively: rows along a
+  // read B[m,j,a,c] 64 bytes apart, 8 lines per reduction step where rows along c
+  // share one, and the lines of successive steps (16 KiB apart) evict each other
+  // from L1 (CCSD(T) abcijk-ikmb-mjac at 16^6 x 24 on Zen 5: rows along a 7.1 ms,
+  // along c 2.8 ms).
+  auto broadcastLines = [&](size_t d) {
+    constexpr int64_t kRows = 8, kLineBytes = 64;
+    int64_t lines = 0;
+    for (const auto &b : p.inputs) {
+      bool readsSimd = false;
+      for (const auto &a : b.accesses)
+        for (const auto &ix : a.dims) readsSimd |= simd >= 0 && ix.coeff(size_t(simd)) != 0;
+      if (readsSimd) continue;
+      for (const auto &a : b.accesses) {
+        // A window (a convolution's image at p + r) is different: neighbouring rows
+        // read each other's elements over the reduction, so its lines are shared.
+        bool window = false;
+        for (const auto &ix : a.dims)
+          for (size_t r = 0; r < D && ix.coeff(d) != 0; ++r) window |= isReduced(p, r) && ix.coeff(r) != 0;
+        if (const int64_t stride = elementStride(b, a, d); stride != 0 && !window)
+          lines += std::min<int64_t>(kRows, (kRows * stride * int64_t(b.elem.size()) + kLineBytes - 1) / kLineBytes);
+      }
+    }
+    return lines;
+  };
+  // 8 rows of the register tile, or 6 where they divide the cache block and 8 do not.
+  auto registerRows = [&](size_t d) {
+    return std::min<int64_t>(l2.tile[d], l2.tile[d] % 8 == 0 || l2.tile[d] % 6 != 0 ? 8 : 6);
+  };
+  // Whether the cache block holds whole register tiles of rows: a remainder tile of rows
+  // runs fewer accumulators (a contraction of 24 x 20 x ..: 6 rows along the 12 of a, 0.46
+  // ms; 8 along the 20 of b, whose broadcasts are consecutive, 0.52 ms).
+  auto wholeRowTiles = [&](size_t d) { return l2.tile[d] % registerRows(d) == 0; };
   // Between run-time sizes, the later dimension: a leading one is more often
   // a batch, 1 in a convolution's common use, where every register tile was
   // a remainder (1 x 56 x 56 x 64 with run-time sizes: 19x the static time).
@@ -649,17 +695,52 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       continue;
     }
     const int shared = vectorOperandsReading(d), best = vectorOperandsReading(size_t(second));
+    const bool whole = wholeRowTiles(size_t(d)), bestWhole = wholeRowTiles(size_t(second));
+    const int64_t lines = broadcastLines(d), bestLines = broadcastLines(size_t(second));
     const bool bothRunTime = known[d] <= 0 && known[size_t(second)] <= 0;
-    if (shared < best || (shared == best && (N[d] > N[second] || (N[d] == N[second] && bothRunTime)))) second = int(d);
+    if (shared != best) {
+      if (shared < best) second = int(d);
+    } else if (whole != bestWhole) {
+      if (whole) second = int(d);
+    } else if (lines != bestLines) {
+      if (lines < bestLines) second = int(d);
+    } else if (N[d] > N[second] || (N[d] == N[second] && bothRunTime)) {
+      second = int(d);
+    }
   }
   // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
   // file); 6 when 8 does not divide the cache block, so that no remainder
   // tile falls back to scalar code (measured on MatMul 1024^3: 1.4x).
   // Rows across a reduced vector dimension pay only in vector registers: a
   // record reduction (PRL) keeps them in memory (measured 2.2x slower).
-  if (second >= 0 && simd >= 0 && (!isReduced(p, size_t(simd)) || laneAccumulators)) {
-    int64_t rows = l2.tile[second] % 8 == 0 || l2.tile[second] % 6 != 0 ? 8 : 6;
-    rm.tile[second] = std::min<int64_t>(l2.tile[second], rows);
+  if (second >= 0 && simd >= 0 && (!isReduced(p, size_t(simd)) || laneAccumulators)) rm.tile[second] = registerRows(size_t(second));
+  // A vector dimension of one vector per row (a contraction's 16 along it) leaves 8
+  // accumulators, too few to hide the FMA latency: 2 rows along another dimension too,
+  // one the vector operands do not read (rows along a batch that B of a batched product
+  // reads load a second vector: 200 x 129 x 13 x 131, 0.62 -> 0.66 ms), and among those
+  // the one whose broadcasts and stores are closest
+  // (CCSD(T) at 16^6 x 24 on Zen 5: abcijk-ijma-mkbc rows a 8 -> a 8 x j 2, 3.5 -> 2.3
+  // ms; abcijk-ikmb-mjac c 8 -> c 8 x j 2, 3.5 -> 2.5 ms; 16 rows along a, c: 2.8 ms).
+  if (second >= 0 && simd >= 0 && !isReduced(p, size_t(simd)) && rm.tile[simd] <= lanes && rm.tile[second] >= 6) {
+    auto outputStride = [&](size_t d) {
+      int64_t stride = 0;
+      for (const auto &b : p.outputs)
+        for (const auto &a : b.accesses) stride = std::max(stride, elementStride(b, a, d));
+      return stride;
+    };
+    int pair = -1;
+    for (size_t d = 0; d < D; ++d) {
+      if (int(d) == simd || int(d) == second || isReduced(p, d) || l2.tile[d] < 2 || l2.tile[d] % 2 != 0 ||
+          vectorOperandsReading(d) > 0)
+        continue;
+      if (pair < 0) {
+        pair = int(d);
+        continue;
+      }
+      const auto key = [&](size_t e) { return std::make_pair(broadcastLines(e), outputStride(e)); };
+      if (key(d) < key(size_t(pair))) pair = int(d);
+    }
+    if (pair >= 0) rm.tile[size_t(pair)] = 2;
   }
   // No second dimension for rows: 8 vectors along the vector dimension keep
   // 8 independent accumulators (FMA latency x ports) instead of 2, in

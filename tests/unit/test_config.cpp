@@ -153,6 +153,34 @@ TEST_CASE("the default's register tile along a concatenated vector dimension is 
   }
 }
 
+TEST_CASE("the default's register rows go along the dimension broadcast operands store consecutively") {
+  ll::AsmModel m = ll::openmpModel();
+  // C[a,b,c,i,j,k] = sum_m A[.,.,.,.] * B[.,.,.,.], vectorised along k (16: one vector).
+  // ikmb-mjac: B[m,j,a,c] is broadcast, consecutive along c (rows along a: 2.6x slower);
+  // ijma-mkbc: A[i,j,m,a] is, along a. One vector per row leaves 8 accumulators, so a
+  // second dimension that no vector operand reads gets 2 rows: j, the output's closest.
+  for (const auto &[entry, want] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
+           {"ccsdt_ikmb_mjac", {1, 1, 8, 1, 2, 16, 4}}, {"ccsdt_ijma_mkbc", {8, 1, 1, 1, 2, 16, 4}}}) {
+    CAPTURE(entry);
+    Compilation comp;
+    auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", entry,
+                                          "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=16,NM=24");
+    ll::Config c = ll::defaultConfig(*p, m, 2);
+    CHECK(ll::validate(c, *p, m).empty());
+    REQUIRE(c.simdDim == 5);
+    CHECK(c.levels.back().tile == want);
+  }
+  // A convolution's image is read through a window (2*q + s): neighbouring rows share its
+  // lines over the reduction, so p keeps the rows (MCC ResNet-50 first layer, batch 16;
+  // rows along q measured level with them).
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=16,P=112,Q=112,K=64,R=7,S=7,C=3");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  REQUIRE(c.simdDim == 3);
+  CHECK(c.levels.back().tile[1] == 8);
+  CHECK(c.levels.back().tile[2] == 1);
+}
+
 TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
   ll::AsmModel m = ll::openmpModel();
   Compilation comp;
