@@ -378,12 +378,21 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
   // (measured on MatMul: 16 x 1000 x 2048 packed 47 GFLOP/s against 100 for
   // the best unpacked configuration; 1024^3 packed 138 against 105 unpacked).
   if (N[size_t(rows)] < 64) {
-    // Few rows, but rows of B far apart (VGG-16's 16 KiB): each cache block is
-    // still copied as a plain tile, so consecutive reduction steps read nearby
-    // rows instead of one page each; blocks loop reductions before the vector
-    // dimension.  Found by the tuner on 16 x 4096 x 25088: 32 -> 61 GFLOP/s.
+    // Few rows, but rows of B far apart (VGG-16's 16 KiB), B streamed through once: cache
+    // blocks 1024 wide along the vector dimension and 16 reduction steps deep, unstaged,
+    // reductions looped before the vector dimension, so that the register tiles walk 16
+    // rows of B along whole pages, 16 streams the hardware prefetchers follow. Blocks of
+    // 128 x 256 read 256 pages 512 bytes at a time; staging them (the tuner's pick on the
+    // Intel Xeon, whose 561 candidates were all 128 wide) copies in the same order. Zen 5,
+    // 2 threads, interleaved: 16 x 4096 x 25088 staged 20.8 -> 14.6 ms (oneDNN prepacked
+    // 12.7), 4 x 8192 x 8192 10.8 -> 7.5, 48 x 4096 x 4096 12.1 -> 7.5, 32 x 3000 x 4000
+    // 4.4 -> 3.4, 16 x 2048 x 2048 (B in L3) level.
     auto rowLength = panelled->shape.back().constantValue();
-    if (!rowLength || *rowLength < 2048 || blockElements() > 64 * 1024) return;
+    if (!rowLength || *rowLength < 2048) return;
+    l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], 1024);
+    for (size_t d = 0; d < D; ++d)
+      if (isReduced(p, d) && dependsOn(panelled->accesses[0], int(d))) l2.tile[d] = std::min<int64_t>(cor.tile[d], 16);
+    for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
     std::vector<int> order;
     for (int d : l2.order)
       if (!isReduced(p, size_t(d)) && d != simd) order.push_back(d);
@@ -391,7 +400,6 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
       if (isReduced(p, size_t(d))) order.push_back(d);
     order.push_back(simd);
     l2.order = order;
-    c.stages.push_back({panelled->name, "L2", identity(), 0});
     return;
   }
   int64_t target = 2 * coreCount(m, threads);
