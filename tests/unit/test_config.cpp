@@ -182,6 +182,24 @@ TEST_CASE("the default's register rows go along the dimension broadcast operands
   CHECK(c.levels.back().tile[2] == 1);
 }
 
+TEST_CASE("the default's rows across a reduced vector dimension that both operands read form a 4 x 4 block") {
+  ll::AsmModel m = ll::openmpModel();
+  // C = Aᵀ·Bᵀ vectorised along k: A[k,i] is staged along k, B[j,k] read along it, so a row
+  // along i or j loads its own vector; 4 x 4 rows of one vector: 8 loads per 16 FMAs.
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, "examples/matmul_t.mdh", "matmul_t", "T=f32,I=16,J=3001,K=4099");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(c, *p, m).empty());
+  REQUIRE(c.simdDim == 2);
+  CHECK(c.levels.back().tile == std::vector<int64_t>{4, 4, 16});
+  // A block that 4 rows do not divide keeps the rows along one dimension.
+  Compilation comp7;
+  auto p7 = testing_support::instantiate(comp7, "examples/matmul_t.mdh", "matmul_t", "T=f32,I=10,J=3001,K=4099");
+  ll::Config c7 = ll::defaultConfig(*p7, m, 2);
+  REQUIRE(c7.simdDim == 2);
+  CHECK((c7.levels.back().tile[0] == 1 || c7.levels.back().tile[1] == 1));
+}
+
 TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
   ll::AsmModel m = ll::openmpModel();
   Compilation comp;
