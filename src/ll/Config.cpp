@@ -635,8 +635,9 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // dimension, which both operands of a batched matrix product read, load a
   // new vector per row (200 x 129 x 257 x 131, rows along the batch of 200:
   // 31 ms; along the 129 rows: 13 ms). Among those, the largest.
-  auto vectorOperandsReading = [&](size_t d) {
-    int count = 0;
+  // Per input: whether it reads d together with the vector dimension.
+  auto vectorOperandsOf = [&](size_t d) {
+    std::vector<bool> reading;
     for (const auto &b : p.inputs) {
       bool readsD = false, readsSimd = false;
       for (const auto &a : b.accesses)
@@ -644,9 +645,13 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
           readsD |= ix.coeff(d) != 0;
           readsSimd |= simd >= 0 && ix.coeff(size_t(simd)) != 0;
         }
-      count += readsD && readsSimd;
+      reading.push_back(readsD && readsSimd);
     }
-    return count;
+    return reading;
+  };
+  auto vectorOperandsReading = [&](size_t d) {
+    const auto reading = vectorOperandsOf(d);
+    return int(std::count(reading.begin(), reading.end(), true));
   };
   // Elements between neighbours along d in a row-major buffer (run-time extents planned).
   auto elementStride = [&](const hl::Buffer &b, const hl::Access &a, size_t d) {
@@ -760,19 +765,6 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // 0.10 -> 0.12 ms; a remainder of 3 of 7 rows: 7 x 33 x 1001, 3.6 -> 6.2 us.
   // The two dimensions' operands differ (rows along a batch that both read share
   // nothing), and both cache blocks hold whole 4-row tiles.
-  auto vectorOperandsOf = [&](size_t d) {
-    std::vector<bool> reading;
-    for (const auto &b : p.inputs) {
-      bool readsD = false, readsSimd = false;
-      for (const auto &a : b.accesses)
-        for (const auto &ix : a.dims) {
-          readsD |= ix.coeff(d) != 0;
-          readsSimd |= simd >= 0 && ix.coeff(size_t(simd)) != 0;
-        }
-      reading.push_back(readsD && readsSimd);
-    }
-    return reading;
-  };
   auto disjoint = [&](size_t d, size_t e) {
     const auto x = vectorOperandsOf(d), y = vectorOperandsOf(e);
     for (size_t i = 0; i < x.size(); ++i)
