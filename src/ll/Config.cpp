@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <utility>
 #include <set>
 
@@ -328,6 +329,31 @@ void cutAlongStagedBlocks(Config &c, const hl::Program &p, const hl::Access &sta
   cor.order = order;
 }
 
+/// Whether consecutive rows of a buffer read along the vector dimension lie at least
+/// 2048 elements apart (8 KiB of f32: VGG-16's B of 16 KiB rows), so that rows are pages.
+static bool rowsPagesApart(const hl::Buffer &b) {
+  auto rowLength = b.shape.empty() ? std::nullopt : b.shape.back().constantValue();
+  return rowLength && *rowLength >= 2048;
+}
+
+/// Cache blocks for such a buffer streamed through once: 1024 wide along the vector
+/// dimension and 16 steps deep along the reductions it moves along, the reductions looped
+/// before the vector dimension, so that the register tiles walk 16 rows along whole pages,
+/// 16 streams the hardware prefetchers follow (blocks of 128 x 256 read 256 pages 512
+/// bytes at a time). Measurements in packPanels and plannedCpuConfig.
+static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::Program &p, const hl::Buffer &b, int simd) {
+  l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], 1024);
+  for (size_t d = 0; d < p.dims(); ++d)
+    if (isReduced(p, d) && dependsOn(b.accesses[0], int(d))) l2.tile[d] = std::min<int64_t>(cor.tile[d], 16);
+  std::vector<int> order;
+  for (int d : l2.order)
+    if (!isReduced(p, size_t(d)) && d != simd) order.push_back(d);
+  for (int d : l2.order)
+    if (isReduced(p, size_t(d))) order.push_back(d);
+  order.push_back(simd);
+  l2.order = order;
+}
+
 /// The matrix-product case of the default (documented in docs/compiler.md):
 /// an input read consecutively along the vector dimension, reused across
 /// the register tile's rows and along a reduction (B of C = A·B), is packed
@@ -378,28 +404,16 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
   // (measured on MatMul: 16 x 1000 x 2048 packed 47 GFLOP/s against 100 for
   // the best unpacked configuration; 1024^3 packed 138 against 105 unpacked).
   if (N[size_t(rows)] < 64) {
-    // Few rows, but rows of B far apart (VGG-16's 16 KiB), B streamed through once: cache
-    // blocks 1024 wide along the vector dimension and 16 reduction steps deep, unstaged,
-    // reductions looped before the vector dimension, so that the register tiles walk 16
-    // rows of B along whole pages, 16 streams the hardware prefetchers follow. Blocks of
-    // 128 x 256 read 256 pages 512 bytes at a time; staging them (the tuner's pick on the
-    // Intel Xeon, whose 561 candidates were all 128 wide) copies in the same order. Zen 5,
+    // Few rows, but rows of B pages apart (VGG-16's 16 KiB), B streamed through once:
+    // unstaged blocks along pages (blockAlongPages). Staging 128 x 256 blocks (the
+    // tuner's pick on the Intel Xeon, whose 561 candidates were all 128 wide) copied
+    // them in the order that reads 256 pages 512 bytes at a time. Zen 5,
     // 2 threads, interleaved: 16 x 4096 x 25088 staged 20.8 -> 14.6 ms (oneDNN prepacked
     // 12.7), 4 x 8192 x 8192 10.8 -> 7.5, 48 x 4096 x 4096 12.1 -> 7.5, 32 x 3000 x 4000
     // 4.4 -> 3.4, 16 x 2048 x 2048 (B in L3) level.
-    auto rowLength = panelled->shape.back().constantValue();
-    if (!rowLength || *rowLength < 2048) return;
-    l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], 1024);
-    for (size_t d = 0; d < D; ++d)
-      if (isReduced(p, d) && dependsOn(panelled->accesses[0], int(d))) l2.tile[d] = std::min<int64_t>(cor.tile[d], 16);
+    if (!rowsPagesApart(*panelled)) return;
+    blockAlongPages(l2, cor, p, *panelled, simd);
     for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
-    std::vector<int> order;
-    for (int d : l2.order)
-      if (!isReduced(p, size_t(d)) && d != simd) order.push_back(d);
-    for (int d : l2.order)
-      if (isReduced(p, size_t(d))) order.push_back(d);
-    order.push_back(simd);
-    l2.order = order;
     return;
   }
   int64_t target = 2 * coreCount(m, threads);
@@ -789,6 +803,17 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   if (second < 0 && simd >= 0 && !isReduced(p, size_t(simd))) {
     l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], lanes * 16);
     rm.tile[size_t(simd)] = std::min<int64_t>(l2.tile[size_t(simd)], lanes * 8);
+    // A matrix whose rows are pages apart, streamed through once (1 x 4096 x 25088,
+    // Zen 5, 2 threads, interleaved: 11.3 -> 9.7 ms, NumPy 9.7): blocks along pages.
+    for (const auto &b : p.inputs) {
+      if (b.accesses.size() != 1 || b.shape.size() < 2 || !contiguousAlong(b.accesses[0], simd) || !rowsPagesApart(b)) continue;
+      bool alongReduction = false;
+      for (size_t d = 0; d < D; ++d) alongReduction |= isReduced(p, d) && dependsOn(b.accesses[0], int(d));
+      if (!alongReduction) continue;
+      blockAlongPages(l2, cor, p, b, simd);
+      for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
+      break;
+    }
   }
   // Whole vectors along a concatenated vector dimension: the emitter's vector code
   // needs a register tile that is a multiple of the lanes, and ran a tile of 31 (the
