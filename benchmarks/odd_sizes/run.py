@@ -2,7 +2,8 @@
 """Odd, prime and skinny shapes: mdh's default configuration against NumPy, side by side.
 
 The issue-5 suite (benchmarks/run_all.sh) measures the paper's shapes; this one measures
-the shapes a user brings that are not powers of two: prime matrix sizes, a product with 31
+the shapes a user brings that are not powers of two: prime matrix sizes, products of few
+rows whose matrix streams from memory (12 rows, one row, and Aᵀ·Bᵀ), a product with 31
 columns, a batched product of primes, tensor contractions whose extents are 14 to 31, tall
 GEMVs of 13 to 64 columns, a scan, a reduction and a stencil of odd sizes. Each case is
 compiled by `mdhc compile` (static sizes, the default configuration, no tuning), built with
@@ -58,6 +59,12 @@ def cases(rng):
         C = np.zeros((I, J), np.float32)
         out.append((tag, f'{I}x{J}x{K} product', os.path.join(EX, 'matmul.mdh'), 'matmul', f'T=f32,I={I},J={J},K={K}', [A, B], [C], lambda: A @ B, reps))
     mm('mm_prime', 1009, 1013, 997, 10)
+    mm('mm_few_rows', 12, 4099, 8191, 10)
+    mm('vecmat_wide', 1, 4096, 25088, 5)
+    I, J, K = 16, 3001, 4099
+    At, Bt = R(K, I), R(J, K)
+    out.append(('mt_few_rows', f'{I}x{J}x{K} Aᵀ·Bᵀ (transposed result)', os.path.join(EX, 'matmul_t.mdh'), 'matmul_t', f'T=f32,I={I},J={J},K={K}',
+                [At, Bt], [np.zeros((J, I), np.float32)], lambda: Bt @ At, 10))
     mm('mm_small', 257, 263, 131)
     mm('mm_31_cols', 1009, 31, 997)
     mm('mm_47_cols', 1009, 47, 997)
