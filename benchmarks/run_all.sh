@@ -3,7 +3,8 @@
 # (benchmarks/limits), then for every workload of benchmarks/workloads.json:
 #   1. compiles mdh's default configuration with mdhc,
 #   2. tunes mdh (mdhc tune, --budget seconds) unless a tuned configuration for at least that
-#      budget is already in benchmarks/results/<id>/ (resume: the whole run takes hours),
+#      budget, tuned on this CPU from the default mdhc plans now, is already in
+#      benchmarks/results/<id>/ (resume: the whole run takes hours),
 #   3. runs the TVM MetaSchedule peer (benchmarks/tvm/run_tvm.py) unless --skip-tvm or the script
 #      is missing: tunes it for the budget, or, when a TVM result for at least that budget exists,
 #      re-checks and re-times the best schedule of its tuning database (results/<id>/tvm-work,
@@ -29,7 +30,8 @@
 # Env: MDHC (mdhc binary; default build/tools/mdhc, else build-bench/tools/mdhc), MDH_BENCH_SUITE_BUILD (driver build dir, default build-bench/suite),
 #      TVM_PYTHON (default benchmarks/.venv/bin/python).
 # Invariants: results/<id>/ holds the evidence (driver JSON, tuned config + its tuning record,
-#   OpenBLAS coretype probe); a tuned config is reused only when its recorded budget is >= the
+#   OpenBLAS coretype probe); a tuned config is reused only on the CPU and from the default
+#   configuration it was tuned on (mdhc's planner changes), and only when its recorded budget is >= the
 #   requested one; nothing is reported for an implementation whose output was not checked.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -122,6 +124,30 @@ for path in sys.argv[1:]:
         break
 PY
 }
+# default_changed META DEFAULT_JSON CONFIG: 1 when the default configuration a tuning started
+# from (META's default_config, else the note of the driver's mdh-default.json) is known and
+# differs from CONFIG (this mdhc's default, JSON text); 0 otherwise.
+default_changed() {
+  /usr/bin/python3 - "$@" <<'PY'
+import json, sys
+meta, default_json, now = sys.argv[1:]
+then = None
+try:
+    then = json.load(open(meta)).get("default_config")
+except (OSError, ValueError):
+    pass
+if then is None:
+    try:
+        note = json.load(open(default_json)).get("note", "")
+        then = json.loads(note.split("default configuration: ", 1)[1]) if "default configuration: " in note else None
+    except (OSError, ValueError, IndexError):
+        then = None
+try:
+    print(1 if then is not None and now and then != json.loads(now) else 0)
+except ValueError:
+    print(0)
+PY
+}
 has_db=0; grep -q -- '--db' <<< "$tune_help" && has_db=1
 
 # As mdhc and the tuner build generated code with GCC 12 (src/runtime/CompilerWorkarounds.h).
@@ -140,11 +166,12 @@ for id in ${ids//,/ }; do
   file=${prog[0]} entry=${prog[1]} set=${prog[2]}
   cflags=(-std=c++17 -O3 -march=native -fopenmp -fno-fast-math -ffp-contract=fast -shared -fPIC "${gcc12_flags[@]+"${gcc12_flags[@]}"}")
   # 1. mdh default
-  dargs=() dnote=""
+  dargs=() dnote="" default_cfg=""
   if "$MDHC" compile "$file" --entry "$entry" --set "$set" --name "${id}_default" -o "$W" > "$W/default.log" 2>&1 &&
      ${CXX:-g++} "${cflags[@]}" "$W/${id}_default.cpp" -o "$W/${id}_default.so" >> "$W/default.log" 2>&1; then
     dargs=(--mdh-default "$W/${id}_default.so")
-    dnote="default configuration: $(sed -n 's|^// *\* Configuration: ||p' "$W/${id}_default.h" | head -1)"
+    default_cfg=$(sed -n 's|^// *\* Configuration: ||p' "$W/${id}_default.h" | head -1)
+    dnote="default configuration: $default_cfg"
   else
     dnote="failed: mdhc compile with the default configuration failed: $(tr '\n' ' ' < "$W/default.log" | cut -c1-400)"
     log "mdh default failed: $dnote"
@@ -160,6 +187,13 @@ for id in ${ids//,/ }; do
       if [ "$have" = 1 ] && [ "$tuned_cpu" != "$cpu_now" ]; then
         have=0
         log "the tuned config was tuned on '${tuned_cpu:-an unrecorded CPU}', this is '$cpu_now': tuning again"
+      fi
+      # The tuner starts from the default configuration: when mdhc now plans another default
+      # than the one the tuning started from (recorded in the tuning record, or for older
+      # records in the last driver run's mdh-default.json), the tuned one may be the slower.
+      if [ "$have" = 1 ] && [ "$(default_changed "$meta" "$R/mdh-default.json" "$default_cfg")" = 1 ]; then
+        have=0
+        log "mdhc's default configuration differs from the one this tuning started from: tuning again"
       fi
     fi
     if [ "$have" = 1 ]; then
@@ -186,11 +220,12 @@ for id in ${ids//,/ }; do
         # The side-by-side re-timing's ratio when the tuner confirmed, else its search's.
         summary=$(grep '^tune: re-timed' "$W/tune.log" | tail -1 || true)
         [ -n "$summary" ] || summary=$(grep '^tune: best' "$W/tune.log" | tail -1 || true)
-        /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" "$cpu_now" <<'PY'
+        /usr/bin/python3 - "$meta" "$budget" "$(( $(date +%s) - t0 ))" "$summary" "$MDHC" "$(nproc)" "$cpu_now" "$default_cfg" <<'PY'
 import json, sys, datetime, os
-meta, budget, wall, summary, mdhc, ncpu, cpu = sys.argv[1:]
+meta, budget, wall, summary, mdhc, ncpu, cpu, default_cfg = sys.argv[1:]
 json.dump({"budget_s": float(budget), "wall_s": int(wall), "summary": summary,
            "mdhc": os.path.relpath(mdhc), "cores": int(ncpu), "cpu": cpu,
+           "default_config": json.loads(default_cfg) if default_cfg else None,
            "date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"),
            "load_avg_end": open("/proc/loadavg").read().split()[:3]},
           open(meta + ".tmp", "w"), indent=1)
