@@ -1802,19 +1802,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   /// configuration's stages alone, so that it holds at every point of the emission
   /// (laneStride() sees a stage only where its copy is in scope).
   bool readsLanesConsecutively(const hl::Buffer &b, const hl::Access &a, size_t s) const {
-    int nonzero = 0, contiguousDim = -1;
-    for (size_t k = 0; k < a.dims.size(); ++k)
-      if (a.dims[k].coeff(s) != 0) ++nonzero, contiguousDim = int(k);
-    if (nonzero == 0) return true;
-    if (nonzero > 1 || a.dims[size_t(contiguousDim)].coeff(s) != 1) return false;
-    // Every stage of the buffer (whichever copy a scope reads) keeps the lanes consecutive.
-    bool staged = false;
-    for (const auto &st : C.stages) {
-      if (st.buffer != b.name) continue;
-      staged = true;
-      if (st.panel != 0 || st.layout.empty() || st.layout.back() != contiguousDim) return false;
-    }
-    return staged || contiguousDim + 1 == int(a.dims.size());
+    return ll::readsLanesConsecutively(b, a, s, C.stages);
   }
 
   /// The vectors per row of the register tile along the vector dimension (an emitted

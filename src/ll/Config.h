@@ -94,6 +94,11 @@ int contiguousDim(const hl::Program &p, const std::vector<int64_t> &N);
 /// its last component moves with it, with coefficient 1).
 bool contiguousAlong(const hl::Access &a, int dim);
 
+/// Whether access `a` of input `b` reads one element, or consecutive ones, across
+/// dimension `s` in every copy the element loops may read: the buffer itself or each of
+/// its `stages` (a stage must keep that component last and hold no panels).
+bool readsLanesConsecutively(const hl::Buffer &b, const hl::Access &a, size_t s, const std::vector<StageConfig> &stages);
+
 /// The last-level cache a kernel on `threads` threads (0: the host's cores)
 /// can count on: the model's L3, at most 32 MiB per core.
 uint64_t usableLastLevelCache(const AsmModel &m, int threads);

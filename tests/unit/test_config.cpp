@@ -207,6 +207,25 @@ TEST_CASE("the default's rows across a reduced vector dimension that both operan
   CHECK((c7.levels.back().tile[0] == 1 || c7.levels.back().tile[1] == 1));
 }
 
+TEST_CASE("the default keeps a padded vector tile where rows have no remainder, rounds it down where they do") {
+  ll::AsmModel m = ll::openmpModel();
+  // 18 along k, the output's last dimension: one tile of 18 (a padded second vector) instead
+  // of 16 and a remainder tile of 2 that repeats the whole reduction for 2 lanes.
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", "ccsdt_ikmb_mjac",
+                                        "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=18,NM=24");
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(c, *p, m).empty());
+  REQUIRE(c.simdDim == 5);
+  CHECK(c.levels.back().tile[5] == 18);
+  // B packed in panels (a matrix product of many rows) reads no lanes of a padded tile: whole vectors.
+  Compilation compMm;
+  auto mm = matmul(compMm, "T=f32,I=1009,J=31,K=997");
+  ll::Config cm = ll::defaultConfig(*mm, m, 2);
+  REQUIRE(cm.simdDim == 1);
+  CHECK(cm.levels.back().tile[1] == 16);
+}
+
 TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
   ll::AsmModel m = ll::openmpModel();
   Compilation comp;
