@@ -1332,6 +1332,14 @@ static inline void mdh_stream_fence() {
     return everyInputReadsLanesConsecutively(s);
   }
 
+  /// The element loops of a remainder along the reduced vector dimension in vectors over
+  /// its extent, lanes past it holding the identity (maskedReductionApplies()).
+  void maskedReductionLoops() {
+    maskReduced = usedMaskedReduction = usedMaskedLanes = true;
+    vectorElementLoops(true);
+    maskReduced = false;
+  }
+
   /// mdh_vkeep_first for maskedReductionApplies(), once per translation unit.
   static std::string maskedReductionHelpers() {
     return R"(#ifndef MDH_MASKED_REDUCTION
@@ -2009,9 +2017,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     if (padsLanes() && isRed(size_t(C.simdDim))) {
       // A reduced vector dimension whose tile no vector width is known to divide: every
       // tile as a masked remainder (a row reduction of 13 ran the scalar loops).
-      maskReduced = usedMaskedReduction = usedMaskedLanes = true;
-      vectorElementLoops(true);
-      maskReduced = false;
+      maskedReductionLoops();
       return;
     }
     std::vector<std::string> full;
@@ -2044,9 +2050,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
       // vectors over its extent, the last one masked (maskedReductionApplies()).
       close("} else {");
       ++indent;
-      maskReduced = usedMaskedReduction = usedMaskedLanes = true;
-      vectorElementLoops(true);
-      maskReduced = false;
+      maskedReductionLoops();
       close();
     } else if (!full.empty() && (narrow.bytes || isRed(s) || !reductionRemainders)) {
       // A remainder tile: the scalar element loops on mdh_acc, between a

@@ -25,6 +25,16 @@ const ll::StageConfig *stageOf(const ll::Config &c, const std::string &buffer) {
   return nullptr;
 }
 
+/// The OpenMP default configuration for 2 threads of `entry` in `file` at `sets`, checked valid.
+ll::Config validDefault(const std::string &file, const std::string &entry, const std::string &sets) {
+  ll::AsmModel m = ll::openmpModel();
+  Compilation comp;
+  auto p = testing_support::instantiate(comp, file, entry, sets);
+  ll::Config c = ll::defaultConfig(*p, m, 2);
+  CHECK(ll::validate(c, *p, m).empty());
+  return c;
+}
+
 bool mentions(const std::vector<std::string> &errs, const std::string &what) {
   for (const auto &e : errs)
     if (e.find(what) != std::string::npos) return true;
@@ -162,7 +172,6 @@ TEST_CASE("the default's register tile along a concatenated vector dimension is 
 }
 
 TEST_CASE("the default's register rows go along the dimension broadcast operands store consecutively") {
-  ll::AsmModel m = ll::openmpModel();
   // C[a,b,c,i,j,k] = sum_m A[.,.,.,.] * B[.,.,.,.], vectorised along k (16: one vector).
   // ikmb-mjac: B[m,j,a,c] is broadcast, consecutive along c (rows along a: 2.6x slower);
   // ijma-mkbc: A[i,j,m,a] is, along a. One vector per row leaves 8 accumulators, so a
@@ -170,58 +179,40 @@ TEST_CASE("the default's register rows go along the dimension broadcast operands
   for (const auto &[entry, want] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
            {"ccsdt_ikmb_mjac", {1, 1, 8, 1, 2, 16, 4}}, {"ccsdt_ijma_mkbc", {8, 1, 1, 1, 2, 16, 4}}}) {
     CAPTURE(entry);
-    Compilation comp;
-    auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", entry,
-                                          "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=16,NM=24");
-    ll::Config c = ll::defaultConfig(*p, m, 2);
-    CHECK(ll::validate(c, *p, m).empty());
+    ll::Config c = validDefault("benchmarks/workloads/ccsdt_tccg.mdh", entry, "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=16,NM=24");
     REQUIRE(c.simdDim == 5);
     CHECK(c.levels.back().tile == want);
   }
   // A convolution's image is read through a window (2*q + s): neighbouring rows share its
   // lines over the reduction, so p keeps the rows (MCC ResNet-50 first layer, batch 16;
   // rows along q measured level with them).
-  Compilation comp;
-  auto p = testing_support::instantiate(comp, "examples/mcc.mdh", "mcc", "T=f32,N=16,P=112,Q=112,K=64,R=7,S=7,C=3");
-  ll::Config c = ll::defaultConfig(*p, m, 2);
+  ll::Config c = validDefault("examples/mcc.mdh", "mcc", "T=f32,N=16,P=112,Q=112,K=64,R=7,S=7,C=3");
   REQUIRE(c.simdDim == 3);
   CHECK(c.levels.back().tile[1] == 8);
   CHECK(c.levels.back().tile[2] == 1);
 }
 
 TEST_CASE("the default's rows across a reduced vector dimension that both operands read form a 4 x 4 block") {
-  ll::AsmModel m = ll::openmpModel();
   // C = Aᵀ·Bᵀ vectorised along k: A[k,i] is staged along k, B[j,k] read along it, so a row
   // along i or j loads its own vector; 4 x 4 rows of one vector: 8 loads per 16 FMAs.
-  Compilation comp;
-  auto p = testing_support::instantiate(comp, "examples/matmul_t.mdh", "matmul_t", "T=f32,I=16,J=3001,K=4099");
-  ll::Config c = ll::defaultConfig(*p, m, 2);
-  CHECK(ll::validate(c, *p, m).empty());
+  ll::Config c = validDefault("examples/matmul_t.mdh", "matmul_t", "T=f32,I=16,J=3001,K=4099");
   REQUIRE(c.simdDim == 2);
   CHECK(c.levels.back().tile == std::vector<int64_t>{4, 4, 16});
   // A block that 4 rows do not divide keeps the rows along one dimension.
-  Compilation comp7;
-  auto p7 = testing_support::instantiate(comp7, "examples/matmul_t.mdh", "matmul_t", "T=f32,I=10,J=3001,K=4099");
-  ll::Config c7 = ll::defaultConfig(*p7, m, 2);
+  ll::Config c7 = validDefault("examples/matmul_t.mdh", "matmul_t", "T=f32,I=10,J=3001,K=4099");
   REQUIRE(c7.simdDim == 2);
   CHECK((c7.levels.back().tile[0] == 1 || c7.levels.back().tile[1] == 1));
 }
 
 TEST_CASE("the default keeps a padded vector tile where rows have no remainder, rounds it down where they do") {
-  ll::AsmModel m = ll::openmpModel();
   // 18 along k, the output's last dimension: one tile of 18 (a padded second vector) instead
   // of 16 and a remainder tile of 2 that repeats the whole reduction for 2 lanes.
-  Compilation comp;
-  auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", "ccsdt_ikmb_mjac",
-                                        "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=18,NM=24");
-  ll::Config c = ll::defaultConfig(*p, m, 2);
-  CHECK(ll::validate(c, *p, m).empty());
+  ll::Config c = validDefault("benchmarks/workloads/ccsdt_tccg.mdh", "ccsdt_ikmb_mjac",
+                              "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=18,NM=24");
   REQUIRE(c.simdDim == 5);
   CHECK(c.levels.back().tile[5] == 18);
   // B packed in panels (a matrix product of many rows) reads no lanes of a padded tile: whole vectors.
-  Compilation compMm;
-  auto mm = matmul(compMm, "T=f32,I=1009,J=31,K=997");
-  ll::Config cm = ll::defaultConfig(*mm, m, 2);
+  ll::Config cm = validDefault("examples/matmul.mdh", "matmul", "T=f32,I=1009,J=31,K=997");
   REQUIRE(cm.simdDim == 1);
   CHECK(cm.levels.back().tile[1] == 16);
 }
