@@ -254,6 +254,11 @@ PY
     [ -x "$py" ] || py=/usr/bin/python3
     tvm_out=$R/tvm.json
     tvm_have=0
+    # mdh's kernels are also checked and timed in TVM's process, interleaved with TVM's
+    # (run_tvm.py --pair): TVM cannot run in the driver's process.
+    pair_args=()
+    [ ${#dargs[@]} -gt 0 ] && pair_args+=(--pair "mdh-default=${dargs[1]}")
+    [ ${#targs[@]} -gt 0 ] && pair_args+=(--pair "mdh-tuned=${targs[1]}")
     if [ "$smoke" = 0 ] && [ -f "$tvm_out" ]; then
       tvm_have=$(/usr/bin/python3 -c "import json; m=json.load(open('$tvm_out')); print(1 if m.get('na') or (m.get('budget_s') or m.get('budget_seconds') or 0) >= $budget else 0)" 2> /dev/null || echo 0)
       tvm_cpu=$(tuned_on "$tvm_out")
@@ -269,16 +274,18 @@ PY
       # the TVM row comes from the same run as the other rows; the tuning facts stay the old ones.
       log "TVM result for budget >= $budget s exists: re-timing its best schedule"
       if "$py" "$root/benchmarks/tvm/run_tvm.py" --workload "$id" --budget-seconds 0 --work-dir "$R/tvm-work" \
-           --out "$W/tvm-retimed.json" > "$W/tvm.log" 2>&1; then
+           "${pair_args[@]+"${pair_args[@]}"}" --out "$W/tvm-retimed.json" > "$W/tvm.log" 2>&1; then
         /usr/bin/python3 - "$tvm_out" "$W/tvm-retimed.json" <<'PY' || log "TVM re-timing could not be merged (see $W/tvm.log)"
 import json, os, sys, datetime
 old_path, new_path = sys.argv[1:]
 old, new = json.load(open(old_path)), json.load(open(new_path))
 if not new.get("checked"):
     sys.exit(1)
-for k in ("median_s", "min_s", "max_s", "runs", "max_rel_err", "timing_policy", "gflops", "gbs", "cpu"):
+for k in ("median_s", "min_s", "max_s", "runs", "max_rel_err", "timing_policy", "gflops", "gbs", "cpu", "paired"):
     if k in new:
         old[k] = new[k]
+if "paired" not in new:
+    old.pop("paired", None)  # an interleaved comparison from an earlier run is not this run's
 stamp = datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC")
 old["retimed"] = stamp
 old["note"] = old.get("note", "").split("; re-timed")[0] + f"; re-timed from its tuning database in this run ({stamp})"
@@ -292,7 +299,7 @@ PY
       log "TVM result for budget >= $budget s exists (no tuning database to re-time it from)"
     else
       log "TVM MetaSchedule ($budget s)"
-      tvm_args=(--workload "$id" --budget-seconds "$budget" --out "$tvm_out")
+      tvm_args=(--workload "$id" --budget-seconds "$budget" --out "$tvm_out" "${pair_args[@]+"${pair_args[@]}"}")
       [ "$smoke" = 1 ] && tvm_args+=(--smoke --work-dir "$W/tvm-work")
       "$py" "$root/benchmarks/tvm/run_tvm.py" "${tvm_args[@]}" > "$W/tvm.log" 2>&1 || log "TVM failed (see $W/tvm.log)"
     fi

@@ -7,6 +7,9 @@
 #   benchmarks/.venv/bin/python benchmarks/tvm/run_tvm.py --workload matmul_1024 \
 #       --budget-seconds 600 --out benchmarks/results/matmul_1024/tvm.json
 #   ... --smoke    tiny sizes, a handful of trials, correctness only (CI; < 60 s)
+#   ... --pair mdh-tuned=DIR/matmul_1024_tuned.so [--pair mdh-default=...]
+#                  also check those mdhc kernels on the same inputs and time them interleaved
+#                  with TVM's in this process (paired.py): the result's "paired" record
 import argparse
 import json
 import math
@@ -379,7 +382,20 @@ def main():
     ap.add_argument("--rt-prio", type=int, default=10,
                     help="SCHED_FIFO priority for the final check and timing only (0: leave the "
                          "policy alone; the whole script may instead run under chrt -f 10)")
+    ap.add_argument("--pair", action="append", default=[], metavar="NAME=SO",
+                    help="an mdhc kernel (shared object, inputs in the workload's order) to check and "
+                         "time interleaved with TVM's in this process; repeatable")
+    ap.add_argument("--pair-seconds", type=float, default=4.0,
+                    help="timing per implementation of the paired comparison (default 4)")
     args = ap.parse_args()
+    pairs = []
+    for spec in args.pair:
+        name, sep, so = spec.partition("=")
+        if not sep or not name or not so:
+            sys.exit(f"--pair wants NAME=SO, got {spec!r}")
+        if not os.path.exists(so):
+            sys.exit(f"--pair {name}: no such file {so}")
+        pairs.append((name, so))
 
     with open(WORKLOADS) as fh:
         table = {w["id"]: w for w in json.load(fh)["workloads"]}
@@ -482,14 +498,62 @@ def main():
         result.update({"smoke": True, "dims": dims, "checked": True, "max_rel_err": rel, "note": note})
         write(result)
         return 0
+    # The mdh kernels to pair with are checked (and their OpenMP threads created) before the
+    # priority is raised, so that set_fifo_all_threads covers their threads too.
+    paired = None
+    mdh_kernels = {}
+    if pairs:
+        import paired as pairing
+        timer = pairing.build_call_timer()
+        paired = {"blocks": 8, "pause_s": 0.2, "seconds_per_impl": args.pair_seconds, "impls": {}}
+        # mdh reads TVM's input tensors themselves (DLPack views, no copy): the same pages, so
+        # that where this run's buffers happen to lie in memory favours neither.
+        try:
+            shared_inputs = [np.from_dlpack(t) for t in tv_in]
+            paired["inputs"] = "TVM's input tensors (shared)"
+        except (TypeError, BufferError, AttributeError):
+            shared_inputs = inputs
+            paired["inputs"] = "copies of TVM's inputs"
+        for name, so in pairs:
+            try:
+                k = pairing.MdhKernel(so, shared_inputs, out_shape, out_dtype, timer)
+                k()
+                okk, relk, whyk = check(k.out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+            except (OSError, AttributeError, RuntimeError) as e:
+                okk, relk, whyk = False, None, str(e)
+            log(f"{w['id']}: paired {name} ({so}): check {'passed' if okk else 'FAILED'}: {whyk}")
+            if okk:
+                mdh_kernels[name] = k
+                paired["impls"][name] = {"checked": True, "max_rel_err": relk, "so": os.path.basename(so)}
+            else:
+                paired["impls"][name] = {"checked": False, "error": whyk, "so": os.path.basename(so)}
     was_rt = scheduling_policy() != "SCHED_OTHER"
     raised = (not was_rt) and args.rt_prio > 0 and set_fifo_all_threads(args.rt_prio)
     policy = scheduling_policy()
     try:
         med, mn, mx, runs = time_it(lib, dev, tv_in + [tv_out])
+        if mdh_kernels:
+            rt = lib.jit()
+            evaluators = {}
+
+            def tvm_calls(n):
+                if n not in evaluators:
+                    evaluators[n] = rt.time_evaluator("main", dev, number=1, repeat=n)
+                return list(evaluators[n](*tv_in, tv_out).results)
+            timers = {"tvm": tvm_calls}
+            timers.update({name: k.time_calls for name, k in mdh_kernels.items()})
+            samples = pairing.interleave(timers, seconds_per_impl=args.pair_seconds,
+                                         blocks=paired["blocks"], pause_s=paired["pause_s"])
+            paired["impls"].setdefault("tvm", {"checked": True})
+            for name, ts in samples.items():
+                paired["impls"][name].update(pairing.summary(ts))
     finally:
         if raised:
             set_fifo_all_threads(0)
+    for name, k in mdh_kernels.items():  # a kernel whose output changed while timed loses its time
+        okk, relk, whyk = check(k.out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+        if not okk:
+            paired["impls"][name] = {"checked": False, "error": "output mismatch after timing: " + whyk}
     # The timed runs rewrote the output; check it again so the time belongs to a checked output.
     if not np.array_equal(tv_out.numpy(), out):
         ok2, rel2, why2 = check(tv_out.numpy(), ref, None if mag is None else mag.reshape(out_shape), out_dtype)
@@ -503,6 +567,13 @@ def main():
                    "budget_s": args.budget_seconds, "tvm_version": tvm_ver, "target": str(target),
                    "timing_policy": policy,
                    "note": note})
+    if paired is not None:
+        paired["timing_policy"] = policy
+        result["paired"] = paired
+        for name, r in paired["impls"].items():
+            if r.get("median_s"):
+                log(f"{w['id']}: paired {name}: median {r['median_s'] * 1e3:.4f} ms (min {r['min_s'] * 1e3:.4f}, "
+                    f"{r['runs']} runs)")
     metric = w.get("metric")
     if metric == "GFLOP/s" and "flops" in w:
         result["gflops"] = w["flops"] / med / 1e9

@@ -1,12 +1,5 @@
 #!/usr/bin/env bash
-# Runs check_against_numpy.py with the first python3 that has numpy ($MDH_PYTHON, python3
-# on PATH, /usr/bin/python3: a pyenv or virtualenv python3 may lack it).
+# Runs check_against_numpy.py with a python3 that has numpy (tests/scripts/with_numpy.sh).
 #   usage: run.sh MDHI MDHC [--backends ...]
-set -u
-for p in "${MDH_PYTHON:-}" python3 /usr/bin/python3; do
-  if [ -n "$p" ] && command -v "$p" >/dev/null && "$p" -c 'import numpy' 2>/dev/null; then
-    exec "$p" "$(dirname "$0")/check_against_numpy.py" "$@"
-  fi
-done
-echo "error: no python3 with numpy (scripts/install-deps.sh installs python3-numpy; or set MDH_PYTHON)"
-exit 1
+here=$(dirname "$0")
+exec "$here/../scripts/with_numpy.sh" "$here/check_against_numpy.py" "$@"

@@ -1,0 +1,92 @@
+# paired.py: times a peer that runs inside this Python process (TVM's compiled module) and
+# mdhc-generated kernels (shared objects loaded with ctypes) interleaved, in rotated blocks of
+# single calls, so that the comparison with TVM sees the same moments of this shared machine
+# (its speed drifts by up to 30% between runs, and a slow spell of seconds would otherwise fall
+# on one side only). Used by run_tvm.py --pair; does not import TVM, so it is tested without it
+# (tests/bench/paired_test.py).
+#
+# Invariants: every implementation is timed the same way, one call per sample, in blocks; a
+# block starts after a pause that lets the previous implementation's spinning worker threads go
+# idle, with one untimed warm-up call; block k takes the implementations in the order rotated by
+# k, so none always follows the same one; an mdh kernel is timed only after its output was
+# checked by the caller (check_mdh).
+import ctypes
+import os
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build_call_timer(cc=None):
+    """Compiles call_timer.c into a temporary shared object and returns it loaded (ctypes)."""
+    cc = cc or os.environ.get("CC", "cc")
+    out_dir = tempfile.mkdtemp(prefix="mdh-call-timer-")
+    so = os.path.join(out_dir, "call_timer.so")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", os.path.join(HERE, "call_timer.c"), "-o", so], check=True)
+    lib = ctypes.CDLL(so)
+    lib.mdh_time_calls.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64,
+                                   ctypes.c_void_p]
+    lib.mdh_time_calls.restype = ctypes.c_int
+    return lib
+
+
+class MdhKernel:
+    """An mdhc OpenMP kernel NAME.so exporting `int NAME_run(const int64_t *, void *const *)`,
+    bound to its input arrays (in the program's input order) and one output array."""
+
+    def __init__(self, so_path, inputs, out_shape, out_dtype, timer):
+        stem = os.path.basename(so_path)
+        stem = stem[:-3] if stem.endswith(".so") else stem
+        self.lib = ctypes.CDLL(os.path.abspath(so_path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
+        self.fn = getattr(self.lib, stem + "_run")
+        self.fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        self.fn.restype = ctypes.c_int
+        self.inputs = [np.ascontiguousarray(x) for x in inputs]
+        self.out = np.zeros(out_shape, dtype=out_dtype)
+        ptrs = [x.ctypes.data for x in self.inputs] + [self.out.ctypes.data]
+        self.bufs = (ctypes.c_void_p * len(ptrs))(*ptrs)
+        self.sizes = (ctypes.c_int64 * 1)(0)  # every benchmark kernel is instantiated statically
+        self.timer = timer
+
+    def __call__(self):
+        rc = self.fn(self.sizes, self.bufs)
+        if rc != 0:
+            raise RuntimeError("mdh kernel returned %d" % rc)
+
+    def time_calls(self, n):
+        out = np.empty(n, dtype=np.float64)
+        rc = self.timer.mdh_time_calls(ctypes.cast(self.fn, ctypes.c_void_p), self.sizes, self.bufs, n,
+                                       out.ctypes.data)
+        if rc != 0:
+            raise RuntimeError("mdh kernel returned %d" % rc)
+        return list(out)
+
+
+def interleave(timers, seconds_per_impl=4.0, blocks=8, pause_s=0.2, max_calls_per_block=100):
+    """timers: {name: f(n) -> n single-call times in seconds}. Returns {name: [seconds...]}.
+    The number of calls per block comes from one untimed estimate call per implementation, so
+    every implementation gets about seconds_per_impl of timing whatever its call takes."""
+    names = list(timers)
+    est = {}
+    for name in names:
+        timers[name](1)  # warm-up: first-call costs (thread creation, page faults) are not timed
+        est[name] = max(min(timers[name](1)), 1e-7)
+    times = {name: [] for name in names}
+    for block in range(blocks):
+        for q in range(len(names)):
+            name = names[(q + block) % len(names)]
+            time.sleep(pause_s)
+            timers[name](1)
+            n = int(min(max_calls_per_block, max(2, round(seconds_per_impl / blocks / est[name]))))
+            times[name].extend(timers[name](n))
+    return times
+
+
+def summary(samples):
+    a = np.asarray(samples, dtype=np.float64)
+    return {"median_s": float(np.median(a)), "min_s": float(a.min()), "max_s": float(a.max()),
+            "runs": int(a.size)}
