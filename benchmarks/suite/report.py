@@ -63,6 +63,8 @@ def results(wid):
     for name, r in ((tvm or {}).get("paired") or {}).get("impls", {}).items():
         note = "timed interleaved with the others of this table in TVM's process"
         note += "; the same schedule as the tvm row above" if name == "tvm" else "; kernel %s" % r.get("so", "?")
+        if r.get("cropped_inputs"):
+            note += "; given cropped copies of TVM's larger inputs: " + ", ".join(r["cropped_inputs"])
         out[(name, "paired")] = dict(r, variant="paired", cpu=tvm.get("cpu", LEGACY_CPU),
                                      checked=r.get("checked", name == "tvm"),
                                      note=note + ("; " + r["error"] if r.get("error") else ""))

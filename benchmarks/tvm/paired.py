@@ -12,6 +12,7 @@
 # checked by the caller (check_mdh).
 import ctypes
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -34,13 +35,39 @@ def build_call_timer(cc=None):
     return lib
 
 
+DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32,
+          "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
+
+
+def header_buffers(header_path):
+    """The buffers an mdhc header declares (`//  input  I: f32[1, 229, 229, 3]`), in order:
+    [(kind, name, dtype, shape)]."""
+    out = []
+    with open(header_path) as fh:
+        for line in fh:
+            m = re.match(r"//\s+(input|output)\s+(\w+): (\w+)\[([0-9, ]*)\]", line)
+            if m:
+                shape = tuple(int(x) for x in m.group(4).split(",") if x.strip())
+                out.append((m.group(1), m.group(2), m.group(3), shape))
+    return out
+
+
 class MdhKernel:
     """An mdhc OpenMP kernel NAME.so exporting `int NAME_run(const int64_t *, void *const *)`,
-    bound to its input arrays (in the program's input order) and one output array."""
+    bound to its input arrays (in the program's input order) and one output array. When its
+    header NAME.h lies beside it, the arrays are checked against the shapes and types it
+    declares: an input larger than the kernel's (MDH derives exact shapes: a stride-2
+    convolution never reads the last row of an even-sized image) is passed as a cropped copy
+    (named in .cropped), any other mismatch raises ValueError instead of letting the kernel
+    read out of bounds."""
 
     def __init__(self, so_path, inputs, out_shape, out_dtype, timer):
         stem = os.path.basename(so_path)
         stem = stem[:-3] if stem.endswith(".so") else stem
+        self.cropped = []
+        header = os.path.join(os.path.dirname(os.path.abspath(so_path)), stem + ".h")
+        if os.path.exists(header):
+            inputs = self._fit(header_buffers(header), inputs, out_shape, out_dtype)
         self.lib = ctypes.CDLL(os.path.abspath(so_path), mode=os.RTLD_NOW | os.RTLD_LOCAL)
         self.fn = getattr(self.lib, stem + "_run")
         self.fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
@@ -51,6 +78,29 @@ class MdhKernel:
         self.bufs = (ctypes.c_void_p * len(ptrs))(*ptrs)
         self.sizes = (ctypes.c_int64 * 1)(0)  # every benchmark kernel is instantiated statically
         self.timer = timer
+
+    def _fit(self, declared, inputs, out_shape, out_dtype):
+        ins = [d for d in declared if d[0] == "input"]
+        outs = [d for d in declared if d[0] == "output"]
+        if len(ins) != len(inputs) or len(outs) != 1:
+            raise ValueError("the kernel declares %d inputs and %d outputs, given %d inputs and 1 output"
+                             % (len(ins), len(outs), len(inputs)))
+        _, oname, otype, oshape = outs[0]
+        if tuple(out_shape) != oshape or np.dtype(DTYPES.get(otype, "V")) != np.dtype(out_dtype):
+            raise ValueError("output %s: the kernel writes %s%s, the caller wants %s%s"
+                             % (oname, otype, list(oshape), np.dtype(out_dtype).name, list(out_shape)))
+        fitted = []
+        for (_, name, t, shape), x in zip(ins, inputs):
+            if np.dtype(DTYPES.get(t, "V")) != x.dtype:
+                raise ValueError("input %s: the kernel reads %s, given %s" % (name, t, x.dtype.name))
+            if x.shape == shape:
+                fitted.append(x)
+            elif x.ndim == len(shape) and all(k <= g for k, g in zip(shape, x.shape)):
+                fitted.append(np.ascontiguousarray(x[tuple(slice(0, k) for k in shape)]))
+                self.cropped.append("%s %s of %s" % (name, list(shape), list(x.shape)))
+            else:
+                raise ValueError("input %s: the kernel reads %s%s, given %s" % (name, t, list(shape), list(x.shape)))
+        return fitted
 
     def __call__(self):
         rc = self.fn(self.sizes, self.bufs)

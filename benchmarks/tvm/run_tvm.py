@@ -519,12 +519,14 @@ def main():
                 k = pairing.MdhKernel(so, shared_inputs, out_shape, out_dtype, timer)
                 k()
                 okk, relk, whyk = check(k.out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
-            except (OSError, AttributeError, RuntimeError) as e:
+            except (OSError, AttributeError, RuntimeError, ValueError) as e:
                 okk, relk, whyk = False, None, str(e)
             log(f"{w['id']}: paired {name} ({so}): check {'passed' if okk else 'FAILED'}: {whyk}")
             if okk:
                 mdh_kernels[name] = k
                 paired["impls"][name] = {"checked": True, "max_rel_err": relk, "so": os.path.basename(so)}
+                if k.cropped:
+                    paired["impls"][name]["cropped_inputs"] = k.cropped
             else:
                 paired["impls"][name] = {"checked": False, "error": whyk, "so": os.path.basename(so)}
     was_rt = scheduling_policy() != "SCHED_OTHER"

@@ -37,6 +37,24 @@ B[0, 0] += 1.0
 k()
 assert abs(k.out[0, 0] - (ref[0, 0] + A[0, 0])) < 1e-3 * (1 + abs(ref[0, 0])), "MdhKernel copied its inputs"
 
+# Inputs are checked against the shapes of the kernel's header: a larger one is cropped (a
+# copy), a smaller one or another type is refused before the kernel could read out of bounds.
+big = rng.standard_normal((I + 2, K + 3)).astype(np.float32)
+kc = paired.MdhKernel(so, [big, B], (I, J), np.float32, timer)
+kc()
+assert kc.cropped == ["A [%d, %d] of [%d, %d]" % (I, K, I + 2, K + 3)], kc.cropped
+refc = big[:I, :K].astype(np.float64) @ B.astype(np.float64)
+assert np.max(np.abs(kc.out - refc)) / np.max(np.abs(refc)) < 1e-5, "cropped input computed wrongly"
+for bad_inputs, bad_out, what in (([A[:I - 1], B], (I, J), "smaller input"),
+                                  ([A.astype(np.float64), B], (I, J), "f64 input"),
+                                  ([A], (I, J), "missing input"),
+                                  ([A, B], (I, J + 1), "wrong output shape")):
+    try:
+        paired.MdhKernel(so, bad_inputs, bad_out, np.float32, timer)
+        raise AssertionError("accepted a " + what)
+    except ValueError:
+        pass
+
 ts = k.time_calls(5)
 assert len(ts) == 5 and all(t > 0 for t in ts), ts
 
