@@ -52,6 +52,11 @@ def header_buffers(header_path):
     return out
 
 
+def same_cells(a, b):
+    """Equal shapes up to extents of 1 (a dot product's TVM output is [1], MDH's is a scalar [])."""
+    return tuple(d for d in a if d != 1) == tuple(d for d in b if d != 1)
+
+
 class MdhKernel:
     """An mdhc OpenMP kernel NAME.so exporting `int NAME_run(const int64_t *, void *const *)`,
     bound to its input arrays (in the program's input order) and one output array. When its
@@ -86,15 +91,15 @@ class MdhKernel:
             raise ValueError("the kernel declares %d inputs and %d outputs, given %d inputs and 1 output"
                              % (len(ins), len(outs), len(inputs)))
         _, oname, otype, oshape = outs[0]
-        if tuple(out_shape) != oshape or np.dtype(DTYPES.get(otype, "V")) != np.dtype(out_dtype):
+        if not same_cells(tuple(out_shape), oshape) or np.dtype(DTYPES.get(otype, "V")) != np.dtype(out_dtype):
             raise ValueError("output %s: the kernel writes %s%s, the caller wants %s%s"
                              % (oname, otype, list(oshape), np.dtype(out_dtype).name, list(out_shape)))
         fitted = []
         for (_, name, t, shape), x in zip(ins, inputs):
             if np.dtype(DTYPES.get(t, "V")) != x.dtype:
                 raise ValueError("input %s: the kernel reads %s, given %s" % (name, t, x.dtype.name))
-            if x.shape == shape:
-                fitted.append(x)
+            if same_cells(x.shape, shape):
+                fitted.append(x.reshape(shape))  # a view: the same memory
             elif x.ndim == len(shape) and all(k <= g for k, g in zip(shape, x.shape)):
                 fitted.append(np.ascontiguousarray(x[tuple(slice(0, k) for k in shape)]))
                 self.cropped.append("%s %s of %s" % (name, list(shape), list(x.shape)))
