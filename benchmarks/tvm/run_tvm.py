@@ -546,7 +546,7 @@ def main():
             timers.update({name: k.time_calls for name, k in mdh_kernels.items()})
             samples = pairing.interleave(timers, seconds_per_impl=args.pair_seconds,
                                          blocks=paired["blocks"], pause_s=paired["pause_s"])
-            paired["impls"].setdefault("tvm", {"checked": True})
+            paired["impls"].setdefault("tvm", {"checked": True, "max_rel_err": rel})
             for name, ts in samples.items():
                 paired["impls"][name].update(pairing.summary(ts))
     finally:
