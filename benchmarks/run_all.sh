@@ -304,6 +304,19 @@ PY
       "$py" "$root/benchmarks/tvm/run_tvm.py" "${tvm_args[@]}" > "$W/tvm.log" 2>&1 || log "TVM failed (see $W/tvm.log)"
     fi
   fi
+  if [ "$smoke" = 0 ] && [ -f "${tvm_out:-}" ]; then
+    /usr/bin/python3 - "$tvm_out" <<'PY' | while read -r line; do log "$line"; done || true
+import json, sys
+p = (json.load(open(sys.argv[1])).get("paired") or {}).get("impls", {})
+t = p.get("tvm", {}).get("median_s")
+for name in ("mdh-default", "mdh-tuned"):
+    r = p.get(name)
+    if r and t and r.get("median_s"):
+        print("paired with TVM: %s %.4g ms, tvm %.4g ms: %.2fx" % (name, r["median_s"] * 1e3, t * 1e3, t / r["median_s"]))
+    elif r:
+        print("paired with TVM: %s not timed: %s" % (name, r.get("error", "?")))
+PY
+  fi
   # 4. OpenBLAS coretype probe (separate processes: OPENBLAS_CORETYPE is read at load)
   mapfile -t dargs_wl < <("$wl" driver-args "$id" $smokeflag | tr ' ' '\n')
   kind=$("$wl" get "$id" kind)
