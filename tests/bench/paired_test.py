@@ -35,6 +35,7 @@ ref = A.astype(np.float64) @ B.astype(np.float64)
 timer = paired.build_call_timer()
 k = paired.MdhKernel(so, [A, B], (I, J), np.float32, timer)
 k()
+assert k.out.ctypes.data % 64 == 0, "the output is not 64-byte aligned"
 err = np.max(np.abs(k.out - ref)) / np.max(np.abs(ref))
 assert err < 1e-5, "mdh kernel output differs from NumPy: %g" % err
 # The kernel reads the caller's arrays, not copies (run_tvm.py shares TVM's input tensors).
