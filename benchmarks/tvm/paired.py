@@ -73,7 +73,7 @@ class MdhKernel:
     """An mdhc OpenMP kernel NAME.so exporting `int NAME_run(const int64_t *, void *const *)`,
     bound to its input arrays (in the program's input order) and one output array. When its
     header NAME.h lies beside it, the arrays are checked against the shapes and types it
-    declares: an input larger than the kernel's (MDH derives exact shapes: a stride-2
+    declares: extents of 1 do not count, an input larger than the kernel's (MDH derives exact shapes: a stride-2
     convolution never reads the last row of an even-sized image) is passed as a cropped copy
     (named in .cropped), any other mismatch raises ValueError instead of letting the kernel
     read out of bounds."""
@@ -113,7 +113,9 @@ class MdhKernel:
             if same_cells(x.shape, shape):
                 fitted.append(x.reshape(shape))  # a view: the same memory
             elif x.ndim == len(shape) and all(k <= g for k, g in zip(shape, x.shape)):
-                fitted.append(np.ascontiguousarray(x[tuple(slice(0, k) for k in shape)]))
+                crop = aligned_zeros(shape, x.dtype)  # aligned as the buffer it stands for
+                crop[...] = x[tuple(slice(0, k) for k in shape)]
+                fitted.append(crop)
                 self.cropped.append("%s %s of %s" % (name, list(shape), list(x.shape)))
             else:
                 raise ValueError("input %s: the kernel reads %s%s, given %s" % (name, t, list(shape), list(x.shape)))

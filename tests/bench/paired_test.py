@@ -48,6 +48,7 @@ assert abs(k.out[0, 0] - (ref[0, 0] + A[0, 0])) < 1e-3 * (1 + abs(ref[0, 0])), "
 big = rng.standard_normal((I + 2, K + 3)).astype(np.float32)
 kc = paired.MdhKernel(so, [big, B], (I, J), np.float32, timer)
 kc()
+assert kc.inputs[0].ctypes.data % 64 == 0, "the cropped copy is not 64-byte aligned"
 assert kc.cropped == ["A [%d, %d] of [%d, %d]" % (I, K, I + 2, K + 3)], kc.cropped
 refc = big[:I, :K].astype(np.float64) @ B.astype(np.float64)
 assert np.max(np.abs(kc.out - refc)) / np.max(np.abs(refc)) < 1e-5, "cropped input computed wrongly"
