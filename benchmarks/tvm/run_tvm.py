@@ -472,7 +472,11 @@ def main():
         ref = np.asarray(ref_fn(*inputs))
         mag = None
     ref = ref.reshape(out_shape)
-    ok, rel, why = check(out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+    mag = None if mag is None else mag.reshape(out_shape)
+
+    def check_out(a):  # TVM's output and every paired mdh kernel's, against the same reference
+        return check(a, ref, mag, out_dtype)
+    ok, rel, why = check_out(out)
     log(f"{w['id']}: check {'passed' if ok else 'FAILED'}: {why}")
 
     tvm_ver = tvm.__version__
@@ -518,7 +522,7 @@ def main():
             try:
                 k = pairing.MdhKernel(so, shared_inputs, out_shape, out_dtype, timer)
                 k()
-                okk, relk, whyk = check(k.out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+                okk, relk, whyk = check_out(k.out)
             except (OSError, AttributeError, RuntimeError, ValueError) as e:
                 okk, relk, whyk = False, None, str(e)
             log(f"{w['id']}: paired {name} ({so}): check {'passed' if okk else 'FAILED'}: {whyk}")
@@ -553,12 +557,12 @@ def main():
         if raised:
             set_fifo_all_threads(0)
     for name, k in mdh_kernels.items():  # a kernel whose output changed while timed loses its time
-        okk, relk, whyk = check(k.out, ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+        okk, relk, whyk = check_out(k.out)
         if not okk:
             paired["impls"][name] = {"checked": False, "error": "output mismatch after timing: " + whyk}
     # The timed runs rewrote the output; check it again so the time belongs to a checked output.
     if not np.array_equal(tv_out.numpy(), out):
-        ok2, rel2, why2 = check(tv_out.numpy(), ref, None if mag is None else mag.reshape(out_shape), out_dtype)
+        ok2, rel2, why2 = check_out(tv_out.numpy())
         if not ok2:
             write({"workload": w["id"], "impl": "tvm", "checked": False,
                    "error": "output mismatch after timing: " + why2, "note": note})
