@@ -2183,12 +2183,15 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   }
 
   /// Reduction steps ahead whose rows a register tile prefetches (see
-  /// prefetchReductionRows()).  16x1000x2048 MatMul, interleaved, three
-  /// rounds: 0.50-0.59 ms without, 0.39-0.50 ms with 8 steps; 16 and 32
-  /// steps gained less.
-  static constexpr int64_t kReductionPrefetchSteps = 8;
+  /// prefetchReductionRows()): the configuration's, else 8.  16x1000x2048
+  /// MatMul, interleaved, three rounds: 0.50-0.59 ms without, 0.39-0.50 ms
+  /// with 8 steps; 16 and 32 steps gained less.  Rows from memory want more
+  /// (Config::prefetchSteps).
+  int64_t reductionPrefetchSteps() const {
+    return C.prefetchSteps > 0 ? C.prefetchSteps : ll::Config::kDefaultPrefetchSteps;
+  }
 
-  /// Read hints for the rows a register tile will read kReductionPrefetchSteps
+  /// Read hints for the rows a register tile will read reductionPrefetchSteps()
   /// steps of its innermost reduction loop ahead, for each unstaged access
   /// that reads whole vectors (consecutive lanes) and moves to another row
   /// of its buffer with each reduction step: B of a MatMul with few rows,
@@ -2221,7 +2224,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
         line(fmt::format("#pragma GCC unroll {}", (rowBytes + 63) / 64));
         open(fmt::format("for (int64_t mdh_pb = 0; mdh_pb < INT64_C({}); mdh_pb += 64)", rowBytes));
         line(fmt::format("__builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>({}) + ({})*(INT64_C({}) + mdh_pr)*INT64_C({}) + mdh_pb), 0, 3);",
-                         bases[idx], step, kReductionPrefetchSteps, b.elem.size()));
+                         bases[idx], step, reductionPrefetchSteps(), b.elem.size()));
         close();
         close();
       }

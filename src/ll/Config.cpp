@@ -51,6 +51,7 @@ json toJson(const Config &c) {
   j["strict_fp"] = c.strictFp;
   if (c.streamStores) j["stream_stores"] = true; // absent when false: older configurations keep their text
   if (!c.chunk.empty()) j["chunk"] = c.chunk;    // absent when empty, likewise
+  if (c.prefetchSteps != 0) j["prefetch_steps"] = c.prefetchSteps; // absent when 0, likewise
   return j;
 }
 
@@ -154,6 +155,8 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
   if (c.threads < 0 || c.threads > 1024) errs.push_back(fmt::format("threads = {} is out of range [0, 1024]", c.threads));
   if (!c.chunk.empty()) errs.push_back("chunk applies to the cuda model only; remove it from the openmp configuration");
+  if (c.prefetchSteps < 0 || c.prefetchSteps > Config::kMaxPrefetchSteps)
+    errs.push_back(fmt::format("prefetch_steps = {} is out of range [0, {}] (0: the built-in distance)", c.prefetchSteps, Config::kMaxPrefetchSteps));
   if (c.streamStores && !streamStoresApply(p))
     errs.push_back("stream_stores needs a program without point-wise dimensions (a reduction's flush reads its output back); "
                    "remove the field");
@@ -979,6 +982,26 @@ bool streamStoresApply(const hl::Program &p) {
   return true;
 }
 
+/// Config::prefetchSteps for a reduction with an input larger than the
+/// last-level cache the kernel can count on: the rows a register tile
+/// prefetches then come from memory, which takes longer than the 8 steps
+/// the emitter's distance covers from the L3.  0 (the emitter's 8) where
+/// every input fits, or a size is known only at run time.
+static int defaultPrefetchSteps(const hl::Program &p, const AsmModel &m, int threads) {
+  if (streamStoresApply(p)) return 0; // no reduction, no reduction rows to prefetch
+  const double cache = double(usableLastLevelCache(m, threads));
+  for (const auto &b : p.inputs) {
+    double bytes = double(b.elem.size());
+    for (const auto &extent : b.shape) {
+      const auto n = extent.constantValue();
+      if (!n) return 0;
+      bytes *= double(*n);
+    }
+    if (bytes > cache) return 16;
+  }
+  return 0;
+}
+
 Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int simdDim) {
   if (isGpuModel(m)) return defaultGpuConfig(p, m);
   Config c = defaultCpuConfig(p, m, threads, simdDim);
@@ -1017,6 +1040,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
       else if (!aligned && lv > 0) t = c.levels[lv - 1].tile[size_t(c.simdDim)]; // one peel per row, not per tile
     }
   }
+  c.prefetchSteps = defaultPrefetchSteps(p, m, threads);
   return c;
 }
 

@@ -60,6 +60,17 @@ struct Config {
   /// inputs.  Only for programs without point-wise dimensions (a reduction's
   /// flush reads its output back).  JSON `stream_stores`, absent when false.
   bool streamStores = false;
+  /// OpenMP: how many steps of a register tile's innermost reduction loop
+  /// ahead it prefetches the rows it will read from an input it walks across
+  /// rows (B of a MatMul read down a column panel); 0: kDefaultPrefetchSteps.  The
+  /// default sets 16 where an input exceeds the last-level cache, so that
+  /// those rows come from memory: VGG-16's MatMul (411 MB of B), tuned,
+  /// interleaved, two rounds: 12.1-12.5 ms with 8 steps, 11.6 with 16, 11.6-11.7
+  /// with 40, 13.2 with 64; 16x1000x2048 (B in the L3) 157 us with 8, 162 with
+  /// 16 or 32 (2026-11-28, AMD EPYC, 2 cores).  JSON `prefetch_steps`, absent when 0.
+  int prefetchSteps = 0;
+  static constexpr int kDefaultPrefetchSteps = 8;
+  static constexpr int kMaxPrefetchSteps = 1024;
   /// GPU models: the work-group walks its tile in chunks of these extents
   /// along its point-wise reduced dimensions, one after the other, and its
   /// local stages hold one chunk at a time (refilled per chunk); the other

@@ -124,13 +124,14 @@ bool readList(ConfigReader &r, const json &j, const char *field, ReadItem readIt
 bool fromJson(const json &j, Config &c, std::string &error) {
   ConfigReader r;
   const bool ok = r.object(j, "", {"model", "threads", "levels", "stages", "simd_dim", "strict_fp", "stream_stores", "chunk",
-                                      "comment"}) &&
+                                      "prefetch_steps", "comment"}) &&
             (!j.contains("model") || r.text(j["model"], "model", c.model)) &&
             (!j.contains("threads") || r.integer(j["threads"], "threads", c.threads)) &&
             (!j.contains("simd_dim") || r.integer(j["simd_dim"], "simd_dim", c.simdDim)) &&
             (!j.contains("strict_fp") || r.boolean(j["strict_fp"], "strict_fp", c.strictFp)) &&
             (!j.contains("stream_stores") || r.boolean(j["stream_stores"], "stream_stores", c.streamStores)) &&
             (!j.contains("chunk") || r.integers(j["chunk"], "chunk", c.chunk)) &&
+            (!j.contains("prefetch_steps") || r.integer(j["prefetch_steps"], "prefetch_steps", c.prefetchSteps)) &&
             readList(r, j, "levels", readLevel, c.levels) && readList(r, j, "stages", readStage, c.stages);
   if (!ok) error = r.error;
   return ok;

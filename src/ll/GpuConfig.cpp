@@ -137,6 +137,8 @@ std::vector<std::string> validateGpu(const Config &c, const hl::Program &p, cons
   const size_t D = p.dims();
   if (c.model != m.name) errs.push_back(fmt::format("configuration is for model `{}`, but the backend uses `{}`", c.model, m.name));
   if (c.streamStores) errs.push_back(fmt::format("stream_stores applies to the openmp model only; remove it from the `{}` configuration", m.name));
+  if (c.prefetchSteps != 0)
+    errs.push_back(fmt::format("prefetch_steps applies to the openmp model only; remove it from the `{}` configuration", m.name));
   auto cores = m.coreLayers();
   auto mems = m.memoryLayers();
   const std::string outer = cores.at(0)->name, inner = cores.at(1)->name;

@@ -19,6 +19,7 @@ RunTimeVariants runTimeVariants(const hl::Program &p, const AsmModel &m, const C
     if (d == planned.simdDim || (known[size_t(d)] > 0 && known[size_t(d)] <= 1)) continue;
     Config c = defaultConfig(p, m, planned.threads, d);
     c.strictFp = planned.strictFp;
+    c.prefetchSteps = planned.prefetchSteps;
     if (c.simdDim == d && validate(c, p, m).empty()) v.configs.push_back(c);
   }
   if (v.streaming.applies && !planned.streamStores) {

@@ -77,6 +77,7 @@ void Pins::apply(ll::Config &c) const {
   if (fields.contains("strict_fp")) c.strictFp = p.strictFp;
   if (fields.contains("stream_stores")) c.streamStores = p.streamStores;
   if (fields.contains("chunk")) c.chunk = p.chunk;
+  if (fields.contains("prefetch_steps")) c.prefetchSteps = p.prefetchSteps;
   if (fields.contains("stages")) c.stages = p.stages;
   if (!fields.contains("levels")) return;
   // Pinned levels fix the layer structure; their present fields fix values.
@@ -107,6 +108,7 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
   // Chunks (ll::Config::chunk) are a CUDA option for programs inside Lemma 10 with a reduction.
   chunkable_ = model_.name == "cuda" && ll::insideLemma10(p) && !reducedDims_.empty() && !pins_.pinsLevels();
   streamable_ = !gpu_ && ll::streamStoresApply(p);
+  prefetchable_ = !gpu_ && !reducedDims_.empty();
   if (gpu_) threads_ = {threads_.front()}; // GPU configurations have no thread count
   ll::Config def = ll::defaultConfig(p, model_, threads_.front());
   defaultOrder_ = def.levels.empty() ? std::vector<int>{} : def.levels[0].order;
@@ -159,6 +161,8 @@ ll::Config SearchSpace::normalise(ll::Config c) const {
     }
     return c;
   }
+  // One spelling per distance: 0 is the built-in one, and nothing to prefetch without a reduction.
+  if (!prefetchable_ || c.prefetchSteps == ll::Config::kDefaultPrefetchSteps) c.prefetchSteps = 0;
   // Stages must refer to levels that exist.
   c.stages.erase(std::remove_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return c.levelIndex(s.layer) < 1; }),
                  c.stages.end());
@@ -233,6 +237,7 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
     c.threads = pickOne(threads_, rng);
     c.strictFp = start_.strictFp;
     c.streamStores = streamable_ && chance(rng, 0.5);
+    if (prefetchable_) c.prefetchSteps = pickOne(std::vector<int>(std::begin(kPrefetchChoices), std::end(kPrefetchChoices)), rng);
     std::vector<std::string> layers;
     if (pins_.pinsLevels()) {
       for (const auto &l : start_.levels) layers.push_back(l.layer);
@@ -339,7 +344,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
       // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
       std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
                                             threads_.size() > 1 ? 0.5 : 0.0, streamable_ ? 0.5 : 0.0, 1,
-                                            chunkable_ ? 1.5 : 0.0});
+                                            chunkable_ ? 1.5 : 0.0, prefetchable_ ? 0.5 : 0.0});
       switch (kind(rng)) {
       case 8: { // a reduced dimension's chunk steps through its candidates (the whole tile: no chunks)
         const size_t d = pickOne(reducedDims_, rng);
@@ -404,6 +409,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
       }
       case 5: c.threads = pickOne(threads_, rng); break;
       case 6: c.streamStores = !c.streamStores; break;
+      case 9: c.prefetchSteps = pickOne(std::vector<int>(std::begin(kPrefetchChoices), std::end(kPrefetchChoices)), rng); break;
       default: { // the register tile's rows move to another dimension
         auto moved = rowMoves(c);
         if (!moved.empty()) c = pickOne(moved, rng);
@@ -483,6 +489,15 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
     ll::Config c = from;
     c.streamStores = !c.streamStores;
     add(c);
+  }
+  if (prefetchable_) { // half and twice the distance
+    const int steps = from.prefetchSteps > 0 ? from.prefetchSteps : ll::Config::kDefaultPrefetchSteps;
+    for (int s : {steps / 2, steps * 2}) {
+      if (s < 1 || s > ll::Config::kMaxPrefetchSteps) continue;
+      ll::Config c = from;
+      c.prefetchSteps = s;
+      add(c);
+    }
   }
   return out;
 }

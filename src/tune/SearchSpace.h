@@ -122,6 +122,9 @@ private:
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
   bool streamable_ = false; ///< the kernel may use streaming stores (Config::streamStores)
   bool chunkable_ = false;  ///< CUDA: reductions may be walked in chunks (Config::chunk)
+  bool prefetchable_ = false; ///< OpenMP with a reduction: Config::prefetchSteps matters
+  /// The prefetch distances random configurations and moves take (Config::prefetchSteps).
+  static constexpr int kPrefetchChoices[] = {4, ll::Config::kDefaultPrefetchSteps, 16, 32};
   std::vector<size_t> reducedDims_; ///< the point-wise reduced dimensions
   bool reducedDim(size_t d) const { return prog_.ops[d].kind == hl::CombineOperator::Kind::PointWise; }
   ll::Config start_;

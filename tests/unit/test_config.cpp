@@ -291,6 +291,40 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
   CHECK(ll::validate(ll::defaultConfig(*big, m, 2), *big, m).empty());
 }
 
+TEST_CASE("prefetch steps: JSON field absent when 0, range-checked, OpenMP only, further where an input exceeds the cache") {
+  ll::Config c;
+  CHECK_FALSE(ll::toJson(c).contains("prefetch_steps"));
+  c.prefetchSteps = 24;
+  nlohmann::json j = ll::toJson(c);
+  CHECK(j["prefetch_steps"] == 24);
+  ll::Config back;
+  std::string err;
+  REQUIRE(ll::fromJson(j, back, err));
+  CHECK(back.prefetchSteps == 24);
+  CHECK_FALSE(ll::fromJson(nlohmann::json::parse(R"({"prefetch_steps": "far"})"), back, err));
+  CHECK(err.find("prefetch_steps") != std::string::npos);
+
+  auto m = ll::openmpModel();
+  Compilation comp, comp2, comp3;
+  auto vgg = matmul(comp, "T=f32,I=16,J=4096,K=25088"); // B: 411 MB, more than any last-level cache
+  auto small = matmul(comp2, "T=f32,I=16,J=1000,K=2048");
+  auto stencil = testing_support::instantiate(comp3, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=268435456");
+  ll::Config d = ll::defaultConfig(*vgg, m, 2);
+  CHECK(d.prefetchSteps == 16);
+  CHECK(ll::validate(d, *vgg, m).empty());
+  CHECK(ll::defaultConfig(*small, m, 2).prefetchSteps == 0);
+  CHECK(ll::defaultConfig(*stencil, m, 2).prefetchSteps == 0); // no reduction rows to prefetch
+  d.prefetchSteps = -1;
+  CHECK(mentions(ll::validate(d, *vgg, m), "prefetch_steps = -1 is out of range"));
+  d.prefetchSteps = ll::Config::kMaxPrefetchSteps + 1;
+  CHECK(mentions(ll::validate(d, *vgg, m), "is out of range"));
+  auto g = ll::openclModel();
+  ll::Config gc = ll::defaultConfig(*small, g);
+  CHECK(gc.prefetchSteps == 0);
+  gc.prefetchSteps = 16;
+  CHECK(mentions(ll::validate(gc, *small, g), "prefetch_steps applies to the openmp model only"));
+}
+
 TEST_CASE("GPU chunks: JSON field absent when empty; CUDA only, reduced dimensions only, a thread folds a whole chunk") {
   ll::Config c;
   CHECK_FALSE(ll::toJson(c).contains("chunk"));

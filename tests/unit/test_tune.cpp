@@ -89,6 +89,36 @@ TEST_CASE("the search space flips streaming stores only where a program may use 
   for (int i = 0; i < 30; ++i) CHECK(pinned.neighbour(pinned.start(), rng, 2).streamStores);
 }
 
+TEST_CASE("the search space varies the prefetch distance of reductions only, one spelling per distance, and a pin holds") {
+  Compilation comp, comp2;
+  auto stencil = testing_support::instantiate(comp, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=100000");
+  auto mm = matmul(comp2, "T=f32,I=64,J=64,K=64");
+  tune::SearchSpace reduction(*mm, ll::openmpModel(), {}, {0});
+  std::set<int> near;
+  for (const auto &c : reduction.neighbours(reduction.start(), 1)) near.insert(c.prefetchSteps);
+  CHECK(near.count(4));  // half the built-in 8
+  CHECK(near.count(16)); // twice
+  std::mt19937_64 rng(7);
+  std::set<int> drawn;
+  for (int i = 0; i < 60; ++i) {
+    const ll::Config c = reduction.random(rng);
+    CHECK(c.prefetchSteps != ll::Config::kDefaultPrefetchSteps); // spelt 0
+    drawn.insert(c.prefetchSteps);
+  }
+  CHECK(drawn.size() >= 3);
+
+  tune::SearchSpace open(*stencil, ll::openmpModel(), {}, {0});
+  for (const auto &c : open.neighbours(open.start(), 1)) CHECK(c.prefetchSteps == 0);
+  for (int i = 0; i < 30; ++i) CHECK(open.random(rng).prefetchSteps == 0);
+
+  tune::Pins pins;
+  std::string err;
+  REQUIRE(tune::Pins::parse(nlohmann::json::parse(R"({"prefetch_steps": 32})"), pins, err));
+  tune::SearchSpace pinned(*mm, ll::openmpModel(), pins, {0});
+  CHECK(pinned.start().prefetchSteps == 32);
+  for (int i = 0; i < 30; ++i) CHECK(pinned.neighbour(pinned.start(), rng, 2).prefetchSteps == 32);
+}
+
 TEST_CASE("tile candidates include divisors and remainder-tile extents") {
   Compilation comp;
   auto p = matmul(comp, "T=f32,I=100,J=64,K=48");
