@@ -18,6 +18,7 @@
 #include "runtime/OpenCLDevice.h"
 #include "tune/ChildProcess.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -26,6 +27,25 @@
 
 namespace mdh::testing {
 namespace {
+
+/// What the bytes around each output buffer hold while a kernel runs.
+constexpr uint8_t kGuardByte = 0xA5;
+
+/// The first output (index among the outputs) whose storage outside its
+/// cells no longer holds kGuardByte, or -1: a kernel that wrote next to an
+/// output (a row segment run past its row, a vector store past the end)
+/// would otherwise go unnoticed there.  storage[o] holds output o's cells
+/// at ptrs[firstOutput + o], outBytes[o] long.
+int firstWrittenAround(const std::vector<std::vector<uint8_t>> &storage, const std::vector<void *> &ptrs, size_t firstOutput,
+                       const std::vector<size_t> &outBytes) {
+  for (size_t o = 0; o < storage.size(); ++o) {
+    const uint8_t *begin = storage[o].data(), *end = begin + storage[o].size();
+    const uint8_t *cells = static_cast<const uint8_t *>(ptrs[firstOutput + o]);
+    auto intact = [](const uint8_t *from, const uint8_t *to) { return std::all_of(from, to, [](uint8_t b) { return b == kGuardByte; }); };
+    if (!intact(begin, cells) || !intact(cells + outBytes[o], end)) return int(o);
+  }
+  return -1;
+}
 
 /// Compares one element leaf by leaf; returns a description of the first difference.
 bool sameValue(const Type &t, const uint8_t *a, const uint8_t *b, double tol, std::string &why) {
@@ -269,17 +289,22 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   // miscompiled one that writes out of bounds or never returns is reported
   // as a mismatch instead of crashing or hanging the tester (a kernel that
   // wrote past its output once left both OpenMP threads in a barrier
-  // forever).  The child sends the entry's status, then the outputs' bytes.
+  // forever).  The child sends the entry's status, which output's
+  // surrounding bytes it changed (-1: none; see firstWrittenAround), then the
+  // outputs' bytes.
   // OpenCL and CUDA run in process: the device's runtime does not survive fork().
-  auto runIsolated = [&](runtime::GenericEntry fn, std::vector<void *> &ptrs, std::string &failure) {
+  auto runIsolated = [&](runtime::GenericEntry fn, std::vector<void *> &ptrs, const std::vector<std::vector<uint8_t>> &storage,
+                         int &writtenAround, std::string &failure) {
     std::vector<size_t> outBytes;
     for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
     tune::ChildOutcome child = tune::runInChild(opts.timeoutSeconds, [&](int fd) {
       const int status = fn(dynValues.data(), ptrs.data());
+      const int around = firstWrittenAround(storage, ptrs, prog.inputs.size(), outBytes);
       tune::writeAllOrExit(fd, &status, sizeof status);
+      tune::writeAllOrExit(fd, &around, sizeof around);
       for (size_t o = 0; o < outBytes.size(); ++o) tune::writeAllOrExit(fd, ptrs[prog.inputs.size() + o], outBytes[o]);
     });
-    size_t total = sizeof(int);
+    size_t total = 2 * sizeof(int);
     for (size_t n : outBytes) total += n;
     if (child.kind != tune::ChildOutcome::Kind::Exited || child.code != 0 || child.output.size() != total) {
       failure = fmt::format("the generated code {}", child.kind == tune::ChildOutcome::Kind::Exited && child.code == 0
@@ -289,7 +314,8 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     }
     int status = 0;
     std::memcpy(&status, child.output.data(), sizeof status);
-    size_t at = sizeof status;
+    std::memcpy(&writtenAround, child.output.data() + sizeof status, sizeof writtenAround);
+    size_t at = sizeof status + sizeof writtenAround;
     for (size_t o = 0; o < outBytes.size(); ++o) {
       std::memcpy(ptrs[prog.inputs.size() + o], child.output.data() + at, outBytes[o]);
       at += outBytes[o];
@@ -307,7 +333,10 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
     // Outputs start on a cache line, as a performance-minded caller's do
     // (malloc gives 16 bytes): streaming stores check that at run time and
     // go plain otherwise.  A configuration that streams runs a second time
-    // with its outputs one element past a line, for the plain fallback.
+    // with its outputs one element past a line, for the plain fallback and
+    // for the row segments that move themselves onto lines.  The 64 bytes
+    // and more around each output hold kGuardByte, which a kernel must not
+    // change.
     const int placements = configs[i].streamStores ? 2 : 1;
     for (int placement = 0; placement < placements; ++placement) {
       const std::string where = placement ? " (outputs one element past a cache line)" : "";
@@ -316,14 +345,32 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
       for (const auto &b : prog.inputs) ptrs.push_back(const_cast<uint8_t *>(inputs.at(b.name).bytes.data()));
       for (const auto &shape : outShapes) {
         const size_t elemSize = shape.elementSize();
-        storage.emplace_back(shape.elementCount() * elemSize + 64 + elemSize, 0);
+        const size_t cells = shape.elementCount() * elemSize;
+        storage.emplace_back(cells + 192 + elemSize, kGuardByte);
         const auto base = reinterpret_cast<uintptr_t>(storage.back().data());
-        ptrs.push_back(reinterpret_cast<uint8_t *>((base + 63) / 64 * 64 + (placement ? elemSize : 0)));
+        uint8_t *out = reinterpret_cast<uint8_t *>((base + 64 + 63) / 64 * 64 + (placement ? elemSize : 0));
+        std::memset(out, 0, cells);
+        ptrs.push_back(out);
       }
+      std::vector<size_t> outBytes;
+      for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
       std::string failure;
-      if (int status = opencl || cuda ? fn(dynValues.data(), ptrs.data()) : runIsolated(fn, ptrs, failure)) {
+      int writtenAround = -1;
+      int status = 0;
+      if (opencl || cuda) {
+        status = fn(dynValues.data(), ptrs.data());
+        writtenAround = firstWrittenAround(storage, ptrs, prog.inputs.size(), outBytes);
+      } else {
+        status = runIsolated(fn, ptrs, storage, writtenAround, failure);
+      }
+      if (status) {
         ++res.mismatches;
         res.report += reproducer(i, failure.empty() ? fmt::format("the entry point failed with status {}{}", status, where) : failure + where);
+        break;
+      }
+      if (writtenAround >= 0) {
+        ++res.mismatches;
+        res.report += reproducer(i, fmt::format("the kernel wrote outside `{}`, next to its cells{}", prog.outputs[size_t(writtenAround)].name, where));
         break;
       }
       bool bad = false;
