@@ -2296,15 +2296,17 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
 
   /// Whether the element loops write f straight to the output, a row
   /// segment (one tile along the vector dimension) at a time, streaming
-  /// whole vectors from the segment's first vector boundary on
+  /// whole vectors from the segment's first line boundary on
   /// (streamedRowLoops): every cell is written once, and the output is
   /// contiguous along the vector dimension.  No accumulator tile sits
   /// between f and the output.  Segments must start on cache lines
   /// (streamsAlong), span the row, or be at least kMinStreamedSegmentBytes
-  /// long: a segment that starts mid-line costs a peel
-  /// and up to two plainly stored partial lines, worth it for whole rows of
-  /// 4094 floats (Jacobi2D, interleaved: 7.3 -> 5.6 ms) but not for tiles of
-  /// 64 floats (7.1 -> 9.9 ms through the accumulators).
+  /// long: a row that starts mid-line costs a peel and up to two plainly
+  /// stored partial lines, worth it for whole rows of 4094 floats (Jacobi2D,
+  /// interleaved: 7.3 -> 5.6 ms) but not for tiles of 64 floats (7.1 -> 9.9
+  /// ms through the accumulators).  These limits were measured before
+  /// segments moved onto lines themselves, when every segment that started
+  /// mid-line shared its first and last lines with its neighbours.
   bool streamsRowsDirectly() const {
     if (L.op || !C.streamStores || C.simdDim < 0 || L.streamedScan >= 0) return false;
     for (size_t d = 0; d < D; ++d)

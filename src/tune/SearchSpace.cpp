@@ -141,6 +141,10 @@ std::vector<int64_t> SearchSpace::enclosing(const ll::Config &c, size_t level) c
   return level == 0 ? sizes_ : c.levels[level - 1].tile;
 }
 
+int SearchSpace::randomPrefetchSteps(std::mt19937_64 &rng) const {
+  return pickOne(std::vector<int>(std::begin(kPrefetchChoices), std::end(kPrefetchChoices)), rng);
+}
+
 ll::Config SearchSpace::normalise(ll::Config c) const {
   pins_.apply(c);
   const size_t D = sizes_.size();
@@ -237,7 +241,7 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
     c.threads = pickOne(threads_, rng);
     c.strictFp = start_.strictFp;
     c.streamStores = streamable_ && chance(rng, 0.5);
-    if (prefetchable_) c.prefetchSteps = pickOne(std::vector<int>(std::begin(kPrefetchChoices), std::end(kPrefetchChoices)), rng);
+    if (prefetchable_) c.prefetchSteps = randomPrefetchSteps(rng);
     std::vector<std::string> layers;
     if (pins_.pinsLevels()) {
       for (const auto &l : start_.levels) layers.push_back(l.layer);
@@ -409,7 +413,7 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
       }
       case 5: c.threads = pickOne(threads_, rng); break;
       case 6: c.streamStores = !c.streamStores; break;
-      case 9: c.prefetchSteps = pickOne(std::vector<int>(std::begin(kPrefetchChoices), std::end(kPrefetchChoices)), rng); break;
+      case 9: c.prefetchSteps = randomPrefetchSteps(rng); break;
       default: { // the register tile's rows move to another dimension
         auto moved = rowMoves(c);
         if (!moved.empty()) c = pickOne(moved, rng);

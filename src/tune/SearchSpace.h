@@ -106,6 +106,8 @@ private:
   /// point-wise), not the vector dimension, more than one element in the enclosing tile;
   /// none when levels are pinned.
   std::vector<size_t> rowDims(const ll::Config &c) const;
+  /// One of kPrefetchChoices (Config::prefetchSteps).
+  int randomPrefetchSteps(std::mt19937_64 &rng) const;
   /// Clamps deeper levels to their enclosing tiles, applies the pins.
   ll::Config normalise(ll::Config c) const;
   std::vector<int64_t> enclosing(const ll::Config &c, size_t level) const;
