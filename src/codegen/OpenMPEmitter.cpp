@@ -675,7 +675,7 @@ static inline void mdh_stream_fence() {
       // buffer (their segments start on lines only then); rows f writes
       // directly move their segments' ends onto lines themselves
       // (streamedRowLoops), so any buffer of whole cells streams.
-      const bool direct = streamsRowsDirectly();
+      const bool direct = segmentsMoveOntoLines();
       std::vector<std::string> aligned;
       for (const auto &b : P.outputs)
         aligned.push_back(fmt::format("reinterpret_cast<uintptr_t>(out_{}) % {} == 0", b.name, direct ? fmt::format("sizeof({})", E) : "64"));
@@ -2360,6 +2360,13 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     }
   }
 
+  /// Whether streamedRowLoops() moves each segment's ends onto lines, which
+  /// computes cells of the next segment along the row: not where an input is
+  /// staged, since a stage holds the current tile's part of its buffer only
+  /// (a Jacobi2D configuration with I staged in L2 read past it, found by
+  /// the tuner).
+  bool segmentsMoveOntoLines() const { return streamsRowsDirectly() && C.stages.empty(); }
+
   /// elementLoops() where streamsRowsDirectly(): per row, cells one by one
   /// (short rows with AVX-512: one masked vector) up to a vector boundary of
   /// the output, then whole vectors of f streamed (f's vector version where
@@ -2396,10 +2403,12 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     // segments' partial stores cost NumPy-placed outputs (16 bytes past a
     // page) their streaming: Jacobi1D 2^24 1.82 ms against 1.35 into a
     // line-aligned buffer, interleaved, where this writes ~1.3 into both.
-    line(fmt::format("const int64_t mdh_row_left = {} - {};", N(s), b(last, s)));
-    line(fmt::format("auto mdh_to_line = [](const {} *p) {{ return int64_t((64 - reinterpret_cast<uintptr_t>(p) % 64) % 64) / int64_t(sizeof({})); }};", E, E));
-    line(fmt::format("if ({} != 0) mdh_j = std::min<int64_t>(mdh_to_line(mdh_o), mdh_row_left);", b(last, s)));
-    line(fmt::format("if ({} < mdh_row_left) mdh_n = std::min<int64_t>({} + mdh_to_line(mdh_o + {}), mdh_row_left);", segment, segment, segment));
+    if (segmentsMoveOntoLines()) {
+      line(fmt::format("const int64_t mdh_row_left = {} - {};", N(s), b(last, s)));
+      line(fmt::format("auto mdh_to_line = [](const {} *p) {{ return int64_t((64 - reinterpret_cast<uintptr_t>(p) % 64) % 64) / int64_t(sizeof({})); }};", E, E));
+      line(fmt::format("if ({} != 0) mdh_j = std::min<int64_t>(mdh_to_line(mdh_o), mdh_row_left);", b(last, s)));
+      line(fmt::format("if ({} < mdh_row_left) mdh_n = std::min<int64_t>({} + mdh_to_line(mdh_o + {}), mdh_row_left);", segment, segment, segment));
+    }
     const std::vector<std::string> rows = hasLanewiseF() ? rowPointers(s, rowStart) : std::vector<std::string>{};
     const std::string vectorF = rowLanesF(s, cell, rows, false), edgeF = rowLanesF(s, cell, rows, true);
     // With AVX-512 masks, a short row's partial first and last vectors are
