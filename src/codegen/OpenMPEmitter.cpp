@@ -71,7 +71,9 @@ public:
     E = cType(P.f->result);
     Dialect dialect;
     k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect) + emitVectorFunctions(P);
-    if (ll::streamStoresApply(P)) k.common += streamHelpers(); // any configuration may stream: common is shared by configurations
+    // Any configuration may stream (where a dimension is point-wise, one whose tiles hold the
+    // reduction whole), and common is shared by configurations.
+    k.common += streamHelpers();
     if (!scanVectorOp().empty()) k.common += vectorScanHelpers();
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += runTimeSizeCheck(P, "OpenMP", name);
@@ -1942,6 +1944,10 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     return true;
   }
 
+  /// Whether the output of a program with point-wise dimensions is streamed: each
+  /// cell's one store comes from vectorFlush() (ll::streamsWholeReductions).
+  bool anyReductionStreams() const { return C.streamStores && !ll::streamStoresApply(P); }
+
   /// flush() for a full register tile straight from the vector accumulators:
   /// per vector, a store (first contribution) or a load, the combine of
   /// vectorCombine() (the output's value on the left, as in flush()) and a
@@ -1982,8 +1988,13 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
     line(fmt::format("const mdh_vec mdh_v = mdh_vacc[{}];", vaccIndex(j, "jv")));
     bool anyRed = false;
     for (size_t d = 0; d < D; ++d) anyRed |= isRed(d);
-    const std::string store = maskLanes ? fmt::format("mdh_vstore_first(mdh_o, mdh_v, {});", e(last, s))
-                                        : "std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));";
+    // With the reduction whole in the tile (ll::streamsWholeReductions), this store is the
+    // cell's only one: streamed where the vector fills a line of a line-aligned buffer.
+    const std::string store =
+        maskLanes ? fmt::format("mdh_vstore_first(mdh_o, mdh_v, {});", e(last, s))
+        : anyReductionStreams() ? "if (mdh_stream_ok && reinterpret_cast<uintptr_t>(mdh_o) % MDH_VBYTES == 0) mdh_vstream(mdh_o, mdh_v); "
+                                  "else std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));"
+                                : "std::memcpy(mdh_o, &mdh_v, sizeof(mdh_vec));";
     if (maskLanes) {
       if (anyRed) {
         open(fmt::format("if ({})", outerFirst));

@@ -86,8 +86,14 @@ nlohmann::json toJson(const Config &c);
 /// Parses a (possibly partial) configuration; missing fields stay empty/default.
 bool fromJson(const nlohmann::json &j, Config &c, std::string &error);
 
-/// Whether the OpenMP kernel of p can use streaming stores (no point-wise dimension).
+/// Whether the OpenMP kernel of p can use streaming stores with any tiling (no point-wise dimension).
 bool streamStoresApply(const hl::Program &p);
+/// Whether c lets a kernel of p with point-wise dimensions stream its output: the core
+/// tile spans each of them (sizes known) and every tile loop over one outside the
+/// accumulation scope (the innermost run of such loops, as ll::lower() finds it) runs
+/// once, so each output cell is stored once, from its register tile's accumulators,
+/// and never read back.
+bool streamsWholeReductions(const Config &c, const hl::Program &p);
 
 /// The shortest row segment (bytes) written straight from f with streaming
 /// stores when it does not start on a cache line: below, its peel and

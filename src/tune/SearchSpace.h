@@ -123,6 +123,9 @@ private:
   int lanes_ = 16;
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
   bool streamable_ = false; ///< the kernel may use streaming stores (Config::streamStores)
+  /// A reduction's kernel may stream where its tiles hold the reduction whole
+  /// (ll::streamsWholeReductions): flips only, validate() judges each.
+  bool reductionStreamable_ = false;
   bool chunkable_ = false;  ///< CUDA: reductions may be walked in chunks (Config::chunk)
   bool prefetchable_ = false; ///< OpenMP with a reduction: Config::prefetchSteps matters
   /// The prefetch distances random configurations and moves take (Config::prefetchSteps).

@@ -273,11 +273,27 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
 
   auto m = ll::openmpModel();
   Compilation comp;
-  auto mm = matmul(comp, "T=f32,I=64,J=64,K=64"); // k is point-wise: the flush reads its output back
+  auto mm = matmul(comp, "T=f32,I=64,J=64,K=64"); // k is point-wise
   ll::Config r = ll::defaultConfig(*mm, m, 2);
   CHECK_FALSE(r.streamStores);
+  // k split by a level outside the accumulation scope: later flushes read the output back.
+  r.levels = {{"COR", {32, 64, 64}, {0, 1, 2}}, {"L2", {32, 64, 16}, {2, 0, 1}}, {"RM", {4, 32, 4}, {0, 1, 2}}};
+  r.stages.clear();
   r.streamStores = true;
-  CHECK(mentions(ll::validate(r, *mm, m), "stream_stores needs a program without point-wise dimensions"));
+  CHECK_FALSE(ll::streamsWholeReductions(r, *mm));
+  CHECK(mentions(ll::validate(r, *mm, m), "stream_stores with point-wise dimensions needs every level's tile to span them"));
+  // k whole in the core tile and walked only inside the accumulation scope: each cell is stored once.
+  r.levels[1] = {"L2", {32, 64, 64}, {2, 0, 1}};
+  CHECK(ll::streamsWholeReductions(r, *mm));
+  CHECK(ll::validate(r, *mm, m).empty());
+  r.levels[2].tile[2] = 1; // the register tile's k steps are inside the scope: any extent
+  CHECK(ll::streamsWholeReductions(r, *mm));
+  r.levels[1].order = {0, 1, 2}; // L2's k loop last in its level, but the RM loops over i and j follow it
+  r.levels[1].tile[2] = 16;
+  CHECK_FALSE(ll::streamsWholeReductions(r, *mm));
+  r.levels[1].tile[2] = 64;
+  r.levels[0].tile[2] = 32; // the core tile splits k among the parts
+  CHECK_FALSE(ll::streamsWholeReductions(r, *mm));
   auto g = ll::openclModel();
   ll::Config gc = ll::defaultConfig(*mm, g);
   gc.streamStores = true;

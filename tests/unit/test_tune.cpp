@@ -77,9 +77,26 @@ TEST_CASE("the search space flips streaming stores only where a program may use 
   CHECK(on > 0);
   CHECK(on < 60);
 
+  // A reduction streams only from configurations whose tiles hold it whole.
   tune::SearchSpace reduction(*mm, ll::openmpModel(), {}, {0});
-  for (const auto &c : reduction.neighbours(reduction.start(), 1)) CHECK_FALSE(c.streamStores);
+  int streamedNeighbours = 0;
+  for (const auto &c : reduction.neighbours(reduction.start(), 1)) {
+    if (c.streamStores) CHECK(ll::streamsWholeReductions(c, *mm));
+    streamedNeighbours += c.streamStores;
+  }
+  CHECK(streamedNeighbours == (ll::streamsWholeReductions(reduction.start(), *mm) ? 1 : 0));
   for (int i = 0; i < 30; ++i) CHECK_FALSE(reduction.random(rng).streamStores);
+  ll::Config whole = reduction.start();
+  whole.levels = {{"COR", {32, 64, 64}, {0, 1, 2}}, {"L2", {32, 64, 64}, {2, 0, 1}}, {"RM", {4, 32, 4}, {0, 1, 2}}};
+  whole.stages.clear();
+  whole.streamStores = true;
+  REQUIRE(reduction.admissible(whole));
+  bool split = false;
+  for (const auto &c : reduction.neighbours(whole, 1)) {
+    if (c.streamStores) CHECK(ll::streamsWholeReductions(c, *mm));
+    split |= !ll::streamsWholeReductions(c, *mm); // a split ends the streaming, not the move
+  }
+  CHECK(split);
 
   tune::Pins pins;
   std::string err;
