@@ -158,8 +158,10 @@ std::vector<std::string> validate(const Config &c, const hl::Program &p, const A
   if (c.prefetchSteps < 0 || c.prefetchSteps > Config::kMaxPrefetchSteps)
     errs.push_back(fmt::format("prefetch_steps = {} is out of range [0, {}] (0: the built-in distance)", c.prefetchSteps, Config::kMaxPrefetchSteps));
   if (c.streamStores && !streamStoresApply(p) && !streamsWholeReductions(c, p))
-    errs.push_back("stream_stores with point-wise dimensions needs every level's tile to span them (a reduction split "
-                   "across tiles reads its output back); widen those tiles or remove the field");
+    errs.push_back("stream_stores with point-wise dimensions needs each reduction whole in one tile: the core tile "
+                   "spanning every point-wise dimension, and each level's tile along them as large as its enclosing one, "
+                   "except the innermost loops over them (a reduction split across tiles reads its output back); widen "
+                   "those tiles or remove the field");
   if (c.levels.empty()) {
     errs.push_back("a configuration needs at least one level");
     return errs;

@@ -281,7 +281,7 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
   r.stages.clear();
   r.streamStores = true;
   CHECK_FALSE(ll::streamsWholeReductions(r, *mm));
-  CHECK(mentions(ll::validate(r, *mm, m), "stream_stores with point-wise dimensions needs every level's tile to span them"));
+  CHECK(mentions(ll::validate(r, *mm, m), "stream_stores with point-wise dimensions needs each reduction whole in one tile"));
   // k whole in the core tile and walked only inside the accumulation scope: each cell is stored once.
   r.levels[1] = {"L2", {32, 64, 64}, {2, 0, 1}};
   CHECK(ll::streamsWholeReductions(r, *mm));
