@@ -293,10 +293,10 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   // surrounding bytes it changed (-1: none; see firstWrittenAround), then the
   // outputs' bytes.
   // OpenCL and CUDA run in process: the device's runtime does not survive fork().
+  std::vector<size_t> outBytes;
+  for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
   auto runIsolated = [&](runtime::GenericEntry fn, std::vector<void *> &ptrs, const std::vector<std::vector<uint8_t>> &storage,
                          int &writtenAround, std::string &failure) {
-    std::vector<size_t> outBytes;
-    for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
     tune::ChildOutcome child = tune::runInChild(opts.timeoutSeconds, [&](int fd) {
       const int status = fn(dynValues.data(), ptrs.data());
       const int around = firstWrittenAround(storage, ptrs, prog.inputs.size(), outBytes);
@@ -352,8 +352,6 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
         std::memset(out, 0, cells);
         ptrs.push_back(out);
       }
-      std::vector<size_t> outBytes;
-      for (const auto &shape : outShapes) outBytes.push_back(shape.elementCount() * shape.elementSize());
       std::string failure;
       int writtenAround = -1;
       int status = 0;
