@@ -463,18 +463,25 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
 
 } // namespace
 
+/// Bytes of buffer b, or 0 when a size is known only at run time.  Saturating:
+/// buffers near 2^63 bytes (accepted by compile) must not wrap to a small count.
+static uint64_t bufferBytes(const hl::Buffer &b) {
+  uint64_t n = b.elem.size();
+  for (const auto &x : b.shape) {
+    auto v = x.constantValue();
+    if (!v) return 0;
+    if (__builtin_mul_overflow(n, uint64_t(*v), &n)) return UINT64_MAX;
+  }
+  return n;
+}
+
 /// Bytes of p's input and output buffers, or 0 when a size is known only at run time.
 static uint64_t footprintBytes(const hl::Program &p) {
   uint64_t total = 0;
   for (const auto *list : {&p.inputs, &p.outputs})
     for (const auto &b : *list) {
-      // Saturating: buffers near 2^63 bytes (accepted by compile) must not wrap to a small total.
-      uint64_t n = b.elem.size();
-      for (const auto &x : b.shape) {
-        auto v = x.constantValue();
-        if (!v) return 0;
-        if (__builtin_mul_overflow(n, uint64_t(*v), &n)) return UINT64_MAX;
-      }
+      const uint64_t n = bufferBytes(b);
+      if (n == 0) return 0;
       if (__builtin_add_overflow(total, n, &total)) return UINT64_MAX;
     }
   return total;
@@ -990,7 +997,7 @@ static int64_t reductionCells(const hl::Program &p) {
   const std::vector<int64_t> sizes = concreteSizes(p);
   int64_t cells = 1;
   for (size_t d = 0; d < p.dims(); ++d)
-    if (isReduced(p, d)) cells = sizes[d] <= 0 ? INT64_MAX : (__builtin_mul_overflow(cells, sizes[d], &cells) ? INT64_MAX : cells);
+    if (isReduced(p, d) && (sizes[d] <= 0 || __builtin_mul_overflow(cells, sizes[d], &cells))) return INT64_MAX;
   return cells;
 }
 
@@ -1026,14 +1033,10 @@ bool streamsWholeReductions(const Config &c, const hl::Program &p) {
 /// every input fits, or a size is known only at run time.
 static int defaultPrefetchSteps(const hl::Program &p, const AsmModel &m, int threads) {
   if (streamStoresApply(p)) return 0; // no reduction, no reduction rows to prefetch
-  const double cache = double(usableLastLevelCache(m, threads));
+  const uint64_t cache = usableLastLevelCache(m, threads);
   for (const auto &b : p.inputs) {
-    double bytes = double(b.elem.size());
-    for (const auto &extent : b.shape) {
-      const auto n = extent.constantValue();
-      if (!n) return 0;
-      bytes *= double(*n);
-    }
+    const uint64_t bytes = bufferBytes(b);
+    if (bytes == 0) return 0;
     if (bytes > cache) return 16;
   }
   return 0;

@@ -57,8 +57,9 @@ struct Config {
   bool strictFp = false;            ///< no FMA contraction
   /// OpenMP: write output rows with non-temporal (streaming) stores, which
   /// skip the read of each written cache line and leave the caches to the
-  /// inputs.  Only for programs without point-wise dimensions (a reduction's
-  /// flush reads its output back).  JSON `stream_stores`, absent when false.
+  /// inputs.  With point-wise dimensions only where the tiles hold each
+  /// reduction whole (streamsWholeReductions; else a reduction's flush reads
+  /// its output back).  JSON `stream_stores`, absent when false.
   bool streamStores = false;
   /// OpenMP: how many steps of a register tile's innermost reduction loop
   /// ahead it prefetches the rows it will read from an input it walks across

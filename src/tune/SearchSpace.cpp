@@ -108,8 +108,7 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
   // Chunks (ll::Config::chunk) are a CUDA option for programs inside Lemma 10 with a reduction.
   chunkable_ = model_.name == "cuda" && ll::insideLemma10(p) && !reducedDims_.empty() && !pins_.pinsLevels();
   streamable_ = !gpu_ && ll::streamStoresApply(p);
-  prefetchable_ = !gpu_ && !reducedDims_.empty();
-  reductionStreamable_ = !gpu_ && !ll::streamStoresApply(p);
+  cpuReduction_ = !gpu_ && !reducedDims_.empty();
   if (gpu_) threads_ = {threads_.front()}; // GPU configurations have no thread count
   ll::Config def = ll::defaultConfig(p, model_, threads_.front());
   defaultOrder_ = def.levels.empty() ? std::vector<int>{} : def.levels[0].order;
@@ -167,9 +166,9 @@ ll::Config SearchSpace::normalise(ll::Config c) const {
     return c;
   }
   // One spelling per distance: 0 is the built-in one, and nothing to prefetch without a reduction.
-  if (!prefetchable_ || c.prefetchSteps == ll::Config::kDefaultPrefetchSteps) c.prefetchSteps = 0;
+  if (!cpuReduction_ || c.prefetchSteps == ll::Config::kDefaultPrefetchSteps) c.prefetchSteps = 0;
   // A tile move that splits a streamed reduction ends its streaming, rather than the move.
-  if (reductionStreamable_ && c.streamStores && !ll::streamsWholeReductions(c, prog_)) c.streamStores = false;
+  if (cpuReduction_ && c.streamStores && !ll::streamsWholeReductions(c, prog_)) c.streamStores = false;
   // Stages must refer to levels that exist.
   c.stages.erase(std::remove_if(c.stages.begin(), c.stages.end(), [&](const ll::StageConfig &s) { return c.levelIndex(s.layer) < 1; }),
                  c.stages.end());
@@ -244,7 +243,7 @@ ll::Config SearchSpace::random(std::mt19937_64 &rng) const {
     c.threads = pickOne(threads_, rng);
     c.strictFp = start_.strictFp;
     c.streamStores = streamable_ && chance(rng, 0.5);
-    if (prefetchable_) c.prefetchSteps = randomPrefetchSteps(rng);
+    if (cpuReduction_) c.prefetchSteps = randomPrefetchSteps(rng);
     std::vector<std::string> layers;
     if (pins_.pinsLevels()) {
       for (const auto &l : start_.levels) layers.push_back(l.layer);
@@ -350,8 +349,8 @@ ll::Config SearchSpace::neighbour(const ll::Config &from, std::mt19937_64 &rng, 
     for (int m = 0; m < moves; ++m) {
       // GPU: tile steps (work-group or work-item tile), order swaps and staging only.
       std::discrete_distribution<int> kind({8, 3, gpu_ ? 0.0 : 1.0, 1, pins_.pinsLevels() || gpu_ ? 0.0 : 1.0,
-                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ || reductionStreamable_ ? 0.5 : 0.0, 1,
-                                            chunkable_ ? 1.5 : 0.0, prefetchable_ ? 0.5 : 0.0});
+                                            threads_.size() > 1 ? 0.5 : 0.0, streamable_ || cpuReduction_ ? 0.5 : 0.0, 1,
+                                            chunkable_ ? 1.5 : 0.0, cpuReduction_ ? 0.5 : 0.0});
       switch (kind(rng)) {
       case 8: { // a reduced dimension's chunk steps through its candidates (the whole tile: no chunks)
         const size_t d = pickOne(reducedDims_, rng);
@@ -492,12 +491,12 @@ std::vector<ll::Config> SearchSpace::neighbours(const ll::Config &from, int step
     add(c);
   }
   for (ll::Config &c : rowMoves(from)) add(std::move(c));
-  if (streamable_ || reductionStreamable_) {
+  if (streamable_ || cpuReduction_) {
     ll::Config c = from;
     c.streamStores = !c.streamStores;
     add(c);
   }
-  if (prefetchable_) { // half and twice the distance
+  if (cpuReduction_) { // half and twice the distance
     const int steps = from.prefetchSteps > 0 ? from.prefetchSteps : ll::Config::kDefaultPrefetchSteps;
     for (int s : {steps / 2, steps * 2}) {
       if (s < 1 || s > ll::Config::kMaxPrefetchSteps) continue;

@@ -122,12 +122,12 @@ private:
   std::vector<int> defaultOrder_;
   int lanes_ = 16;
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
-  bool streamable_ = false; ///< the kernel may use streaming stores (Config::streamStores)
-  /// A reduction's kernel may stream where its tiles hold the reduction whole
-  /// (ll::streamsWholeReductions): flips only, validate() judges each.
-  bool reductionStreamable_ = false;
+  bool streamable_ = false; ///< the kernel may use streaming stores with any tiling (Config::streamStores)
+  /// A CPU kernel with a reduction: its prefetch distance matters (Config::prefetchSteps), and
+  /// it may stream where its tiles hold the reduction whole (ll::streamsWholeReductions;
+  /// flips only, validate() judges each).
+  bool cpuReduction_ = false;
   bool chunkable_ = false;  ///< CUDA: reductions may be walked in chunks (Config::chunk)
-  bool prefetchable_ = false; ///< OpenMP with a reduction: Config::prefetchSteps matters
   /// The prefetch distances random configurations and moves take (Config::prefetchSteps).
   static constexpr int kPrefetchChoices[] = {4, ll::Config::kDefaultPrefetchSteps, 16, 32};
   std::vector<size_t> reducedDims_; ///< the point-wise reduced dimensions
