@@ -535,12 +535,55 @@ static void keepPaddedVectorTile(Config &c, const hl::Program &p, const std::vec
   rm.tile[size_t(simd)] = padded;
 }
 
+/// The outputs' last shape extents (1 for a scalar, 0 when left to run time), as
+/// streams() takes them.
+static std::vector<int64_t> outputLastExtents(const hl::Program &p) {
+  std::vector<int64_t> extents;
+  for (const auto &b : p.outputs) {
+    auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
+    extents.push_back(last.value_or(0));
+  }
+  return extents;
+}
+
+/// Whether the default streams a map's outputs (StreamingStores.h), for vector dimension simd.
+static bool defaultStreams(const hl::Program &p, const AsmModel &m, int threads, int simd) {
+  return streams(streamingRule(p, m, threads), double(footprintBytes(p)), outputLastExtents(p), concreteSizes(p), simd);
+}
+
+int stencilRowDimension(const hl::Program &p, int simd) {
+  // Two accesses of one buffer that step along d in the same buffer dimension, by the same
+  // coefficients, from different constant offsets: the cells of neighbouring rows along d.
+  auto neighboursAlong = [&](const hl::Access &a, const hl::Access &b, size_t d) {
+    if (a.dims.size() != b.dims.size()) return false;
+    bool shifted = false;
+    for (size_t k = 0; k < a.dims.size(); ++k) {
+      const auto &x = a.dims[k], &y = b.dims[k];
+      for (size_t e = 0; e < p.dims(); ++e)
+        if (x.coeff(e) != y.coeff(e)) return false;
+      const auto ox = x.offset.constantValue(), oy = y.offset.constantValue();
+      if (!ox || !oy) return false;
+      shifted |= x.coeff(d) != 0 && *ox != *oy;
+    }
+    return shifted;
+  };
+  for (size_t d = 0; d < p.dims(); ++d) {
+    if (int(d) == simd || isReduced(p, d)) continue;
+    for (const auto &b : p.inputs)
+      for (size_t i = 0; i < b.accesses.size(); ++i)
+        for (size_t j = i + 1; j < b.accesses.size(); ++j)
+          if (neighboursAlong(b.accesses[i], b.accesses[j], d)) return int(d);
+  }
+  return -1;
+}
+
 static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int threads, int forcedSimd) {
   Config c;
   c.model = m.name;
   const size_t D = p.dims();
   std::vector<int64_t> N = concreteSizes(p);
   const std::vector<int64_t> known = N; // N plans kPlannedRunTimeSize for a run-time size
+  const int requestedThreads = threads;   // defaultConfig decides streaming for these
   if (threads == 0) {
     int64_t applications = 1;
     bool allKnown = true;
@@ -672,8 +715,26 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     return c;
   }
   if (!anyReduced) {
-    // Maps and stencils stream: no cache blocking, one vector row per tile.
-    c.levels.push_back(vectorRows());
+    // Maps and stencils: no cache blocking, one vector row per tile. A stencil whose
+    // outputs are streamed (its data exceeds the cache) has tiles of several rows along its
+    // outermost stencil dimension, each at least kMinStreamedSegmentBytes long, so that the
+    // input rows its rows share stay in L1 between them; one row at a time, each input row
+    // came from L2 once for every output row that reads it. Cold single calls on 2 cores of
+    // the AMD EPYC (Zen 5),
+    // interleaved with a same-footprint STREAM triad (2026-11-28): Jacobi2D 4094^2 f32
+    // 3.50 ms in whole rows, 2.83 in tiles of 4 x 128 (triad 2.91); Jacobi3D 254^3
+    // 3.57 -> 3.24 in tiles of 4 x 1 x 128 (triad 2.92). Tiles of 4 x 64 ran 3.95: short
+    // segments each pay their own line alignment. Where the data stays in the cache, the
+    // plain stores go through the register tile, and 4 x 128 was slower than 1 x 64
+    // (Jacobi2D 1022^2, warm: 70-73 against 61-65 us).
+    LevelConfig rm = vectorRows();
+    const int rows = stencilRowDimension(p, simd);
+    if (rows >= 0 && simd >= 0 && p.f && p.f->result.isPrimitive() && defaultStreams(p, m, requestedThreads, simd)) {
+      const int64_t segment = std::max<int64_t>(rm.tile[size_t(simd)], kMinStreamedSegmentBytes / int64_t(p.f->result.size()));
+      rm.tile[size_t(rows)] = std::min<int64_t>(cor.tile[size_t(rows)], kStencilRegisterRows);
+      rm.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], segment);
+    }
+    c.levels.push_back(rm);
     return c;
   }
 
@@ -1062,22 +1123,24 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
   // all) on the 2-core Xeon guest above ran at 25.6 GB/s with plain stores, 37.8 streamed
   // (rows straight from f); at 190^3 (55 MiB in all) plain stores were faster, 45.1 to 39.7.
   // The rule itself: StreamingStores.h (also evaluated when a kernel with run-time sizes starts).
-  std::vector<int64_t> lastExtents;
   bool aligned = true;
   for (const auto &b : p.outputs) {
     auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
-    lastExtents.push_back(last.value_or(0));
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
-  c.streamStores = streams(streamingRule(p, m, threads), double(footprintBytes(p)), lastExtents, concreteSizes(p), c.simdDim);
+  const StreamingRule rule = streamingRule(p, m, threads);
+  c.streamStores = defaultStreams(p, m, threads, c.simdDim);
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
     const int64_t line = 64 / int64_t(p.f->result.size());
     const int64_t n = concreteSizes(p)[size_t(c.simdDim)];
     for (size_t lv = 0; lv < c.levels.size(); ++lv) {
       int64_t &t = c.levels[lv].tile[size_t(c.simdDim)];
       if (n <= 0 || t >= n) continue;
+      // Segments written straight from f that are long enough move onto lines themselves
+      // (the OpenMP emitter's streamed rows); shorter ones get one peel per row, not per tile.
+      const bool movesOntoLines = rule.rowsFromF[size_t(c.simdDim)] && t * int64_t(p.f->result.size()) >= kMinStreamedSegmentBytes;
       if (aligned && t % line != 0) t = std::min(n, (t + line - 1) / line * line); // every tile starts on a line
-      else if (!aligned && lv > 0) t = c.levels[lv - 1].tile[size_t(c.simdDim)]; // one peel per row, not per tile
+      else if (!aligned && lv > 0 && !movesOntoLines) t = c.levels[lv - 1].tile[size_t(c.simdDim)];
     }
   }
   // A reduction that its tiles hold whole stores each output cell once, from its register

@@ -102,6 +102,16 @@ bool streamsWholeReductions(const Config &c, const hl::Program &p);
 /// bytes streamed: 8.4 -> 7.9 ms against its plain default (interleaved).
 constexpr int64_t kMinStreamedSegmentBytes = 512;
 
+/// Rows of a stencil's default register tile (stencilRowDimension): the output
+/// rows that share the input rows between them, while those rows are in L1.
+constexpr int64_t kStencilRegisterRows = 4;
+
+/// The dimension along which the default gives a map's register tile several
+/// rows: the outermost point-wise dimension, other than the vector dimension
+/// `simd`, along which an input is read at two offsets by accesses that
+/// otherwise agree (a stencil's rows or planes above and below); -1: none.
+int stencilRowDimension(const hl::Program &p, int simd);
+
 /// The dimension that is contiguous (unit coefficient in the last index) in the
 /// most bytes of buffers, outputs weighing 1.5 (-1: none): the GPU defaults'
 /// innermost dimension, and an OpenCL CPU device's work-item loop. A CPU kernel's

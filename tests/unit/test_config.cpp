@@ -5,7 +5,7 @@
 // parts and register tile; more than one dimension cut for a contraction
 // whose every dimension is small; core parts that share out evenly over the
 // cores); streaming stores: JSON, validation, and
-// the default's choice by output size).
+// the default's choice by output size; a streamed stencil's register rows).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -305,6 +305,37 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
   CHECK(ll::defaultConfig(*big, m, 2).streamStores); // 1 GiB of output: more than any last-level cache
   CHECK_FALSE(ll::defaultConfig(*small, m, 2).streamStores);
   CHECK(ll::validate(ll::defaultConfig(*big, m, 2), *big, m).empty());
+}
+
+TEST_CASE("a streamed stencil's default register tile has rows along its outermost stencil dimension") {
+  auto m = ll::openmpModel();
+  Compilation c1, c2, c3, c4, c5, c6;
+  // Which dimension: shifted accesses of one input along a dimension other than the vector one.
+  auto j2 = testing_support::instantiate(c1, "examples/jacobi2d.mdh", "jacobi2d", "T=f32,N1=64,N2=64");
+  auto j3 = testing_support::instantiate(c2, "examples/jacobi3d.mdh", "jacobi3d", "T=f32,N1=30,N2=30,N3=30");
+  auto j1 = testing_support::instantiate(c3, "examples/jacobi1d.mdh", "jacobi1d", "T=f32,N=1000");
+  auto conv = testing_support::instantiate(c4, "examples/conv2d.mdh", "conv2d", "T=f32,P=64,Q=64,R=3,S=3");
+  auto mm = matmul(c5, "T=f32,I=64,J=64,K=64");
+  CHECK(ll::stencilRowDimension(*j2, 1) == 0);
+  CHECK(ll::stencilRowDimension(*j2, 0) == 1); // with i the vector dimension, rows go along j
+  CHECK(ll::stencilRowDimension(*j3, 2) == 0); // planes above and below: the outermost
+  CHECK(ll::stencilRowDimension(*j1, 0) == -1); // its only stencil dimension is the vector one
+  CHECK(ll::stencilRowDimension(*conv, 1) == -1); // one window access, shifted by a reduction
+  CHECK(ll::stencilRowDimension(*mm, 1) == -1);
+
+  // 1 GiB per buffer: streamed on any machine; 4 rows by 512 bytes, whatever the rows' alignment.
+  ll::Config big = validDefault("examples/jacobi2d.mdh", "jacobi2d", "T=f32,N1=16382,N2=16382");
+  REQUIRE(big.levels.size() == 2);
+  CHECK(big.streamStores);
+  CHECK(big.levels[1].tile == std::vector<int64_t>{4, 128});
+  ll::Config big64 = validDefault("examples/jacobi3d.mdh", "jacobi3d", "T=f64,N1=510,N2=510,N3=510");
+  CHECK(big64.streamStores);
+  CHECK(big64.levels.back().tile == std::vector<int64_t>{4, 1, 64});
+  // In the cache: plain stores through the register tile, one row of vectors.
+  auto small = testing_support::instantiate(c6, "examples/jacobi2d.mdh", "jacobi2d", "T=f32,N1=62,N2=254");
+  ll::Config s = ll::defaultConfig(*small, m, 2);
+  CHECK_FALSE(s.streamStores);
+  CHECK(s.levels.back().tile[0] == 1);
 }
 
 TEST_CASE("prefetch steps: JSON field absent when 0, range-checked, OpenMP only, further where an input exceeds the cache") {
