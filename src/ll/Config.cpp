@@ -719,14 +719,13 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     // outputs are streamed (its data exceeds the cache) has tiles of several rows along its
     // outermost stencil dimension, each at least kMinStreamedSegmentBytes long, so that the
     // input rows its rows share stay in L1 between them; one row at a time, each input row
-    // came from L2 once for every output row that reads it. Cold single calls on 2 cores of
-    // the AMD EPYC (Zen 5),
-    // interleaved with a same-footprint STREAM triad (2026-11-28): Jacobi2D 4094^2 f32
-    // 3.50 ms in whole rows, 2.83 in tiles of 4 x 128 (triad 2.91); Jacobi3D 254^3
-    // 3.57 -> 3.24 in tiles of 4 x 1 x 128 (triad 2.92). Tiles of 4 x 64 ran 3.95: short
-    // segments each pay their own line alignment. Where the data stays in the cache, the
-    // plain stores go through the register tile, and 4 x 128 was slower than 1 x 64
-    // (Jacobi2D 1022^2, warm: 70-73 against 61-65 us).
+    // came from L2 once for every output row that reads it. Cold single calls on 2 cores
+    // of the AMD EPYC (Zen 5), interleaved with a same-footprint STREAM triad (2026-11-28):
+    // Jacobi2D 4094^2 f32 3.50 ms in whole rows, 2.83 in tiles of 4 x 128 (triad 2.91);
+    // Jacobi3D 254^3 3.57 -> 3.24 in tiles of 4 x 1 x 128 (triad 2.92). Tiles of 4 x 64
+    // ran 3.95: short segments each pay their own line alignment. Where the data stays in
+    // the cache, the plain stores go through the register tile, and 4 x 128 was slower
+    // than 1 x 64 (Jacobi2D 1022^2, warm: 70-73 against 61-65 us).
     LevelConfig rm = vectorRows();
     const int rows = stencilRowDimension(p, simd);
     if (rows >= 0 && simd >= 0 && p.f && p.f->result.isPrimitive() && defaultStreams(p, m, requestedThreads, simd)) {
@@ -1129,7 +1128,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
     if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
   }
   const StreamingRule rule = streamingRule(p, m, threads);
-  c.streamStores = defaultStreams(p, m, threads, c.simdDim);
+  c.streamStores = streams(rule, double(footprintBytes(p)), outputLastExtents(p), concreteSizes(p), c.simdDim);
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
     const int64_t line = 64 / int64_t(p.f->result.size());
     const int64_t n = concreteSizes(p)[size_t(c.simdDim)];
