@@ -25,20 +25,27 @@ std::vector<CompileCache::Entry> buildInUnits(CompileCache &cache, const std::ve
   std::vector<std::string> sources;
   for (const auto &g : groups) sources.push_back(unit(g));
   auto built = cache.build(sources, flags, jobs, compileTimeout);
-  std::vector<size_t> retry;
+  // Candidates of failed units, compiled one by one: those of units the compiler rejected
+  // with the full timeout, those of units stopped by the timeout with their share of it.
+  std::vector<size_t> retry, retryTimedOut;
+  size_t largestTimedOut = 1;
   for (size_t g = 0; g < groups.size(); ++g) {
-    if (built[g].error.empty() || groups[g].size() == 1 || built[g].timedOut || interruptRequested()) {
+    if (built[g].error.empty() || groups[g].size() == 1 || interruptRequested()) {
       for (size_t i : groups[g]) out[i] = built[g];
     } else {
-      for (size_t i : groups[g]) retry.push_back(i);
+      for (size_t i : groups[g]) (built[g].timedOut ? retryTimedOut : retry).push_back(i);
+      if (built[g].timedOut) largestTimedOut = std::max(largestTimedOut, groups[g].size());
     }
   }
-  if (!retry.empty()) {
+  auto buildSingly = [&](const std::vector<size_t> &members, double timeout) {
+    if (members.empty()) return;
     std::vector<std::string> single;
-    for (size_t i : retry) single.push_back(unit({i}));
-    auto again = cache.build(single, flags, jobs, compileTimeout);
-    for (size_t k = 0; k < retry.size(); ++k) out[retry[k]] = again[k];
-  }
+    for (size_t i : members) single.push_back(unit({i}));
+    auto again = cache.build(single, flags, jobs, timeout);
+    for (size_t k = 0; k < members.size(); ++k) out[members[k]] = again[k];
+  };
+  buildSingly(retry, compileTimeout);
+  buildSingly(retryTimedOut, compileTimeout > 0 ? compileTimeout / double(largestTimedOut) : 0);
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include "tune/Technique.h"
 #include "tune/Tuner.h"
 #include "tune/TuningDb.h"
+#include "tune/UnitBuild.h"
 
 #include <doctest/doctest.h>
 
@@ -25,6 +26,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace mdh;
@@ -396,6 +398,30 @@ TEST_CASE("the tuning key names the code generator, so other code is not resumed
   CHECK(kp.toJson().contains("codegen"));
   // Another instantiation emits other code: another key.
   CHECK(tune::tuningKey(*q, {"T=f32,I=100,J=64,K=49"}, backend).codegen != kp.codegen);
+}
+
+TEST_CASE("a unit stopped by the compile timeout is retried candidate by candidate") {
+  // The runaway candidate includes a FIFO nobody writes: its compiler blocks until the
+  // timeout stops it, on any machine. Its neighbours in the unit build when retried alone.
+  const std::string dir = tempDir();
+  const std::string fifo = dir + "/never_written.h";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  {
+    tune::CompileCache cache(dir + "/cache");
+    REQUIRE_FALSE(cache.compilerMissing());
+    const std::vector<tune::CandidateSource> candidates = {
+        {"", "extern \"C\" int first_ok() { return 1; }\n"},
+        {"", "#include \"" + fifo + "\"\n"},
+        {"", "extern \"C\" int last_ok() { return 3; }\n"}};
+    // One job: one unit of three, stopped after 4 s; then each alone, with 2 s (4 / 3, rounded up).
+    auto built = tune::buildInUnits(cache, candidates, "-O1 -shared -fPIC", 1, 4.0);
+    REQUIRE(built.size() == 3);
+    CHECK_MESSAGE(built[0].error.empty(), built[0].error);
+    CHECK_MESSAGE(built[2].error.empty(), built[2].error);
+    CHECK(built[1].timedOut);
+    CHECK(built[1].library.empty());
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("a candidate is timed after a warm-up, not in its first runs") {
