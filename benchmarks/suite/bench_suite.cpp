@@ -343,8 +343,6 @@ Impl dnnl_matmul(Workload &w, const std::string &name, const float *A, const flo
 }
 #endif
 
-// ---------------------------------------------------------------- workload kinds
-
 // ---------------------------------------------------------------- STREAM triad
 
 // a[i] = b[i] + s * c[i] over one thread's contiguous range, the loop of
@@ -403,6 +401,8 @@ Impl triad_impl(const Workload &w) {
   im.note = note;
   return im;
 }
+
+// ---------------------------------------------------------------- workload kinds
 
 void setup_matmul(Workload &w) {
   long M = w.dim("M"), N = w.dim("N"), K = w.dim("K");
@@ -1286,6 +1286,21 @@ int main(int argc, char **argv) {
   }
   std::fprintf(stderr, "%s: setup (inputs, reference, JIT) %.1f s\n", w.id.c_str(), now_s() - t_setup);
 
+  // One checked call: the implementation's error against the reference, or by its own check;
+  // call_s gets the call's time.
+  auto checkedCall = [&w](Impl &im, double &call_s) {
+    const double t0 = now_s();
+    if (im.self_check) {
+      const double e = im.self_check();
+      call_s = now_s() - t0;
+      return e;
+    }
+    std::memset(im.out->p, 0xff, w.out_bytes);  // NaN / -1 pattern: unwritten cells fail the check
+    const double t_run = now_s();
+    im.run();
+    call_s = now_s() - t_run;
+    return w.check.rel_err(*im.out);
+  };
   // Check every implementation (one call; outputs start as NaN-free zeros).
   std::vector<Impl *> live;
   for (auto &im : w.impls) {
@@ -1293,17 +1308,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "  %-17s %s\n", im.name.c_str(), im.note.c_str());
       continue;
     }
-    const double t_check = now_s();
-    if (im.self_check) {
-      im.err = im.self_check();
-      im.check_s = now_s() - t_check;
-    } else {
-      std::memset(im.out->p, 0xff, w.out_bytes);  // NaN / -1 pattern: unwritten cells fail the check
-      const double t_run = now_s();
-      im.run();
-      im.check_s = now_s() - t_run;
-      im.err = w.check.rel_err(*im.out);
-    }
+    im.err = checkedCall(im, im.check_s);
     im.checked = im.err <= w.check.tol;
     std::fprintf(stderr, "  %-17s check: max rel err %.3g (tol %.3g) %s\n", im.name.c_str(), im.err, w.check.tol,
                  im.checked ? "ok" : "MISMATCH");
@@ -1373,14 +1378,8 @@ int main(int argc, char **argv) {
       }
   // A final re-check after timing (a kernel that corrupts its output on later calls is caught).
   for (Impl *im : live) {
-    double e;
-    if (im->self_check) {
-      e = im->self_check();
-    } else {
-      std::memset(im->out->p, 0xff, w.out_bytes);
-      im->run();
-      e = w.check.rel_err(*im->out);
-    }
+    double call_s = 0;
+    const double e = checkedCall(*im, call_s);
     if (!(e <= w.check.tol)) {
       im->checked = false;
       im->note += "; MISMATCH on re-check after timing (rel err " + std::to_string(e) + ")";

@@ -26,7 +26,8 @@ std::vector<CompileCache::Entry> buildInUnits(CompileCache &cache, const std::ve
   for (const auto &g : groups) sources.push_back(unit(g));
   auto built = cache.build(sources, flags, jobs, compileTimeout);
   // Candidates of failed units, compiled one by one: those of units the compiler rejected
-  // with the full timeout, those of units stopped by the timeout with their share of it.
+  // with the full timeout, those of units stopped by the timeout with their share of it (the
+  // timeout over the largest such unit's size; units differ in size by one at most).
   std::vector<size_t> retry, retryTimedOut;
   size_t largestTimedOut = 1;
   for (size_t g = 0; g < groups.size(); ++g) {
