@@ -546,11 +546,6 @@ static std::vector<int64_t> outputLastExtents(const hl::Program &p) {
   return extents;
 }
 
-/// Whether the default streams a map's outputs (StreamingStores.h), for vector dimension simd.
-static bool defaultStreams(const hl::Program &p, const AsmModel &m, int threads, int simd) {
-  return streams(streamingRule(p, m, threads), double(footprintBytes(p)), outputLastExtents(p), concreteSizes(p), simd);
-}
-
 int stencilRowDimension(const hl::Program &p, int simd) {
   // Two accesses of one buffer that step along d in the same buffer dimension, by the same
   // coefficients, from different constant offsets: the cells of neighbouring rows along d.
@@ -583,7 +578,6 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   const size_t D = p.dims();
   std::vector<int64_t> N = concreteSizes(p);
   const std::vector<int64_t> known = N; // N plans kPlannedRunTimeSize for a run-time size
-  const int requestedThreads = threads;   // defaultConfig decides streaming for these
   if (threads == 0) {
     int64_t applications = 1;
     bool allKnown = true;
@@ -715,25 +709,9 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     return c;
   }
   if (!anyReduced) {
-    // Maps and stencils: no cache blocking, one vector row per tile. A stencil whose
-    // outputs are streamed (its data exceeds the cache) has tiles of several rows along its
-    // outermost stencil dimension, each at least kMinStreamedSegmentBytes long, so that the
-    // input rows its rows share stay in L1 between them; one row at a time, each input row
-    // came from L2 once for every output row that reads it. Cold single calls on 2 cores
-    // of the AMD EPYC (Zen 5), interleaved with a same-footprint STREAM triad (2026-11-28):
-    // Jacobi2D 4094^2 f32 3.50 ms in whole rows, 2.83 in tiles of 4 x 128 (triad 2.91);
-    // Jacobi3D 254^3 3.57 -> 3.24 in tiles of 4 x 1 x 128 (triad 2.92). Tiles of 4 x 64
-    // ran 3.95: short segments each pay their own line alignment. Where the data stays in
-    // the cache, the plain stores go through the register tile, and 4 x 128 was slower
-    // than 1 x 64 (Jacobi2D 1022^2, warm: 70-73 against 61-65 us).
-    LevelConfig rm = vectorRows();
-    const int rows = stencilRowDimension(p, simd);
-    if (rows >= 0 && simd >= 0 && p.f && p.f->result.isPrimitive() && defaultStreams(p, m, requestedThreads, simd)) {
-      const int64_t segment = std::max<int64_t>(rm.tile[size_t(simd)], kMinStreamedSegmentBytes / int64_t(p.f->result.size()));
-      rm.tile[size_t(rows)] = std::min<int64_t>(cor.tile[size_t(rows)], kStencilRegisterRows);
-      rm.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], segment);
-    }
-    c.levels.push_back(rm);
+    // Maps and stencils: no cache blocking, one vector row per tile (a streamed stencil's
+    // has more: streamedStencilTile).
+    c.levels.push_back(vectorRows());
     return c;
   }
 
@@ -1102,6 +1080,31 @@ static int defaultPrefetchSteps(const hl::Program &p, const AsmModel &m, int thr
   return 0;
 }
 
+/// The register tile of a stencil whose outputs the default streams (its data exceeds the
+/// cache): several rows along its outermost stencil dimension (stencilRowDimension), each
+/// at least kMinStreamedSegmentBytes long, so that the input rows its rows share stay in L1
+/// between them; one row at a time, each input row came from L2 once for every output row
+/// that reads it. Cold single calls on 2 cores of the AMD EPYC (Zen 5), interleaved with a
+/// same-footprint STREAM triad (2026-11-28): Jacobi2D 4094^2 f32 3.50 ms in whole rows, 2.83
+/// in tiles of 4 x 128 (triad 2.91); Jacobi3D 254^3 3.57 -> 3.24 in tiles of 4 x 1 x 128
+/// (triad 2.92). Tiles of 4 x 64 ran 3.95: short segments each pay their own line alignment.
+/// Where the data stays in the cache, the plain stores go through the register tile, and
+/// 4 x 128 was slower than 1 x 64 (Jacobi2D 1022^2, warm: 70-73 against 61-65 us).
+/// c: the planned levels of a map, COR and RM; scans keep theirs.
+static void streamedStencilTile(Config &c, const hl::Program &p) {
+  const int simd = c.simdDim;
+  if (c.levels.size() != 2 || simd < 0 || !p.f || !p.f->result.isPrimitive()) return;
+  for (size_t d = 0; d < p.dims(); ++d)
+    if (p.ops[d].kind == hl::CombineOperator::Kind::PrefixSum) return;
+  const int rows = stencilRowDimension(p, simd);
+  if (rows < 0) return;
+  const LevelConfig &cor = c.levels[0];
+  LevelConfig &rm = c.levels[1];
+  const int64_t segment = std::max<int64_t>(rm.tile[size_t(simd)], kMinStreamedSegmentBytes / int64_t(p.f->result.size()));
+  rm.tile[size_t(rows)] = std::min<int64_t>(cor.tile[size_t(rows)], kStencilRegisterRows);
+  rm.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], segment);
+}
+
 Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int simdDim) {
   if (isGpuModel(m)) return defaultGpuConfig(p, m);
   Config c = defaultCpuConfig(p, m, threads, simdDim);
@@ -1129,6 +1132,7 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
   }
   const StreamingRule rule = streamingRule(p, m, threads);
   c.streamStores = streams(rule, double(footprintBytes(p)), outputLastExtents(p), concreteSizes(p), c.simdDim);
+  if (c.streamStores) streamedStencilTile(c, p);
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {
     const int64_t line = 64 / int64_t(p.f->result.size());
     const int64_t n = concreteSizes(p)[size_t(c.simdDim)];
