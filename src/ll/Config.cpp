@@ -1125,12 +1125,8 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
   // all) on the 2-core Xeon guest above ran at 25.6 GB/s with plain stores, 37.8 streamed
   // (rows straight from f); at 190^3 (55 MiB in all) plain stores were faster, 45.1 to 39.7.
   // The rule itself: StreamingStores.h (also evaluated when a kernel with run-time sizes starts).
-  bool aligned = true;
-  for (const auto &b : p.outputs) {
-    auto last = b.shape.empty() ? std::optional<int64_t>(1) : b.shape.back().constantValue();
-    if (b.shape.size() > 1 && (!last || (*last * int64_t(b.elem.size())) % 64 != 0)) aligned = false;
-  }
   const StreamingRule rule = streamingRule(p, m, threads);
+  const bool aligned = rowsStartOnLines(rule, outputLastExtents(p));
   c.streamStores = streams(rule, double(footprintBytes(p)), outputLastExtents(p), concreteSizes(p), c.simdDim);
   if (c.streamStores) streamedStencilTile(c, p);
   if (c.streamStores && c.simdDim >= 0 && p.f && p.f->result.isPrimitive() && 64 % p.f->result.size() == 0) {

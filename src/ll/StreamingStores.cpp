@@ -26,11 +26,16 @@ StreamingRule streamingRule(const hl::Program &p, const AsmModel &m, int threads
   return r;
 }
 
+bool rowsStartOnLines(const StreamingRule &rule, const std::vector<int64_t> &outputLastExtents) {
+  for (const auto &[o, bytes] : rule.rowOutputs)
+    if (outputLastExtents[o] <= 0 || (outputLastExtents[o] * bytes) % 64 != 0) return false;
+  return true;
+}
+
 bool streams(const StreamingRule &rule, double footprintBytes, const std::vector<int64_t> &outputLastExtents,
              const std::vector<int64_t> &dimSizes, int simd) {
   if (!rule.applies || footprintBytes <= 0 || footprintBytes < double(rule.cacheBytes)) return false;
-  bool aligned = true;
-  for (const auto &[o, bytes] : rule.rowOutputs) aligned = aligned && (outputLastExtents[o] * bytes) % 64 == 0;
+  const bool aligned = rowsStartOnLines(rule, outputLastExtents);
   const bool rowsFromF = simd >= 0 && rule.rowsFromF[size_t(simd)] && dimSizes[size_t(simd)] * rule.resultBytes >= kMinStreamedSegmentBytes;
   return aligned || rowsFromF;
 }

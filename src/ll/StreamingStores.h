@@ -43,6 +43,11 @@ struct StreamingRule {
 /// `threads` as for defaultConfig (0: the host's cores).
 StreamingRule streamingRule(const hl::Program &p, const AsmModel &m, int threads);
 
+/// Whether every output of rank > 1 has rows that start on cache lines: its last
+/// extent (`outputLastExtents`, as for streams(); 0 or less: not known, so not
+/// aligned) times its element size is a multiple of 64 bytes.
+bool rowsStartOnLines(const StreamingRule &rule, const std::vector<int64_t> &outputLastExtents);
+
 /// The rule's decision: `footprintBytes` of all buffers (0: unknown, no
 /// streaming), `outputLastExtents` per output (its last shape extent; 1 for
 /// a scalar), `dimSizes` per MDA dimension, `simd` the vector dimension (-1: none).
