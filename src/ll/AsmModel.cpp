@@ -3,7 +3,9 @@
  */
 #include "ll/AsmModel.h"
 
+#include <cstdlib>
 #include <fstream>
+#include <tuple>
 #include <string>
 #include <unistd.h>
 
@@ -70,16 +72,37 @@ uint64_t cacheBytes(int level, int name, uint64_t fallback) {
 }
 } // namespace
 
+std::pair<int, int> hostVectorUnit() {
+  if (const char *env = std::getenv("MDH_VECTOR_BYTES")) {
+    const std::string v = env;
+    if (v == "64") return {64, 32};
+    if (v == "32") return {32, 16};
+    if (v == "16") return {16, 16};
+  }
+#if defined(__x86_64__) && defined(__GNUC__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return {64, 32};
+  if (__builtin_cpu_supports("avx2") || __builtin_cpu_supports("avx")) return {32, 16};
+  return {16, 16};
+#elif defined(__aarch64__)
+  return {16, 32};
+#else
+  return {64, 32};
+#endif
+}
+
 AsmModel openmpModel() {
   AsmModel m;
   m.name = "openmp";
+  std::tie(m.vectorBytes, m.vectorRegisters) = hostVectorUnit();
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   m.layers = {
       {"MM", LayerKind::Memory, 0, 0, {}},
       {"L3", LayerKind::Memory, cacheBytes(3, _SC_LEVEL3_CACHE_SIZE, 32u << 20), 0, {}},
       {"L2", LayerKind::Memory, cacheBytes(2, _SC_LEVEL2_CACHE_SIZE, 1u << 20), 0, {}},
       {"L1", LayerKind::Memory, cacheBytes(1, _SC_LEVEL1_DCACHE_SIZE, 32u << 10), 0, {}},
-      // 32 vector registers of 64 bytes on AVX-512 (16 of 32 on AVX2).
+      // 32 vector registers of 64 bytes on AVX-512 (16 of 32 on AVX2), the same on every
+      // host: whether a configuration is valid does not depend on where it is checked.
       {"RM", LayerKind::Memory, 2048, 0, {}},
       // Threads combine partial results in main memory (thread-private
       // partials, combined after the parallel loop).

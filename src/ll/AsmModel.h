@@ -36,6 +36,13 @@ struct AsmModel {
   /// work-group's work-items as loops on one core: the default configuration
   /// gives each work-item a long contiguous row instead of one cell per lane.
   bool cpuDevice = false;
+  /// CPU models: the widest vector unit the generated code is compiled for (bytes) and its
+  /// number of vector registers. The default configuration sizes register tiles in
+  /// vectors and accumulators from them; the emitted code itself picks its vector width
+  /// when it is compiled (MDH_VBYTES), so the two agree when the kernel is built for the
+  /// host, as `mdhc run`, the tuner and the benchmarks build it (-march=native).
+  int vectorBytes = 64;
+  int vectorRegisters = 32;
 
   std::vector<const AsmLayer *> memoryLayers() const;
   std::vector<const AsmLayer *> coreLayers() const;
@@ -44,8 +51,14 @@ struct AsmModel {
   std::pair<int, int> shape() const;
 };
 
+/// The host's vector unit for CPU models: (vector bytes, vector registers), AVX-512 (64, 32),
+/// AVX2 or AVX (32, 16), other x86-64 (16, 16), AArch64 (16, 32); `MDH_VECTOR_BYTES=64|32|16`
+/// in the environment plans for that unit instead (32 registers at 64 bytes, else 16), e.g.
+/// for a kernel built for another machine.
+std::pair<int, int> hostVectorUnit();
+
 /// OpenMP on a multi-core CPU: MM, L3, L2, L1, RM | COR, SIMD.
-/// Capacities come from the host (sysconf) where available.
+/// Capacities and the vector unit come from the host (sysfs, sysconf, hostVectorUnit).
 AsmModel openmpModel();
 /// The paper's smaller OpenMP model: MM, L2, L1 | COR.
 AsmModel openmpModelPaper();

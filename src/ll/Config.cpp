@@ -382,6 +382,19 @@ static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::P
 /// loop structure.  Core parts: about two per core, rows first (at least 64
 /// per part), then columns.  Measured on MatMul 1024^3, 2 cores: 0.45x ->
 /// 0.7x oneDNN (the 32-row parts of the plain default re-read B 32 times).
+/// Rows of a register tile two vectors wide along the vector dimension, for a cache block of
+/// `block` rows. With 32 vector registers (AVX-512): 8 rows, 16 accumulators, half the
+/// register file; 6 where 6 divide the block and 8 do not, so that no remainder tile falls
+/// back to scalar code (MatMul 1024^3: 1.4x). With 16 (AVX2): 5 rows, 10 accumulators; 6 or
+/// more left too few registers for the broadcasts and the operands GCC keeps between the
+/// unrolled steps, and 4 (8 accumulators) too few to hide the FMA latency. MatMul 1024^3 on
+/// Zen 3 (AVX2), 2 threads, interleaved medians: 8 rows 25.9 ms (of 2 vectors; 35.5 of 4, the
+/// AVX-512 plan's 32 lanes), 6 29.4, 5 18.8, 4 30.0, 7 25.6; 3 rows of 4 vectors 22.6.
+int64_t registerTileRows(int64_t block, const AsmModel &m) {
+  if (m.vectorRegisters < 32) return std::min<int64_t>(block, 5);
+  return std::min<int64_t>(block, block % 8 == 0 || block % 6 != 0 ? 8 : 6);
+}
+
 void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::vector<int64_t> &N, int simd, int par,
                 int rows, int threads) {
   const size_t D = p.dims();
@@ -457,7 +470,7 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
     if (d != simd && !isReduced(p, size_t(d))) order.push_back(d);
   l2.order = order;
   for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
-  rm.tile[r] = std::min<int64_t>(l2.tile[r], l2.tile[r] % 8 == 0 || l2.tile[r] % 6 != 0 ? 8 : 6);
+  rm.tile[r] = registerTileRows(l2.tile[r], m);
   if (blockElements() <= 64 * 1024) c.stages.push_back({panelled->name, "L2", identity(), rm.tile[v]});
 }
 
@@ -592,8 +605,9 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     if (n <= 0) n = kPlannedRunTimeSize;
   int simd = forcedSimd == kAutomaticSimd ? vectorDimension(p, kPlannedRunTimeSize) : forcedSimd;
   c.simdDim = simd;
-  int lanes = 16;
-  if (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8) lanes = 8;
+  // Lanes of one vector of the host's unit: 16 f32 or 8 f64 on AVX-512, 8 and 4 on AVX2
+  // (narrower results are planned as 4 bytes).
+  const int lanes = std::max(1, m.vectorBytes / (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8 ? 8 : 4));
 
   // COR: cut the largest non-reduced dimension into enough parts for all
   // cores (64 parts balance well); if the output is tiny, cut a reduction.
@@ -737,7 +751,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   for (int d : order)
     if (isReduced(p, size_t(d)) && d != simd) innerRed = d;
   for (size_t d = 0; d < D; ++d) rm.tile[d] = int(d) == innerRed ? std::min<int64_t>(l2.tile[d], 4) : 1;
-  if (simd >= 0) rm.tile[simd] = std::min<int64_t>(l2.tile[simd], narrowBytes ? 64 / narrowBytes : lanes * 2);
+  if (simd >= 0) rm.tile[simd] = std::min<int64_t>(l2.tile[simd], narrowBytes ? m.vectorBytes / narrowBytes : lanes * 2);
   // Rows of the register tile along a dimension that the vector operands do
   // not read, so that each vector loaded serves every row: rows along a batch
   // dimension, which both operands of a batched matrix product read, load a
@@ -797,10 +811,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     }
     return lines;
   };
-  // 8 rows of the register tile, or 6 where they divide the cache block and 8 do not.
-  auto registerRows = [&](size_t d) {
-    return std::min<int64_t>(l2.tile[d], l2.tile[d] % 8 == 0 || l2.tile[d] % 6 != 0 ? 8 : 6);
-  };
+  auto registerRows = [&](size_t d) { return registerTileRows(l2.tile[d], m); };
   // Whether the cache block holds whole register tiles of rows: a remainder tile of rows
   // runs fewer accumulators (a contraction of 24 x 20 x ..: 6 rows along the 12 of a, 0.46
   // ms; 8 along the 20 of b, whose broadcasts are consecutive, 0.52 ms).
@@ -829,9 +840,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       second = int(d);
     }
   }
-  // 8 rows x 2 vectors = 16 vector accumulators (half the AVX-512 register
-  // file); 6 when 8 does not divide the cache block, so that no remainder
-  // tile falls back to scalar code (measured on MatMul 1024^3: 1.4x).
+  // Rows of two vectors each (registerTileRows).
   // Rows across a reduced vector dimension pay only in vector registers: a
   // record reduction (PRL) keeps them in memory (measured 2.2x slower).
   if (second >= 0 && simd >= 0 && (!isReduced(p, size_t(simd)) || laneAccumulators)) rm.tile[second] = registerRows(size_t(second));
@@ -842,7 +851,8 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   // the one whose broadcasts and stores are closest
   // (CCSD(T) at 16^6 x 24 on Zen 5: abcijk-ijma-mkbc rows a 8 -> a 8 x j 2, 3.5 -> 2.3
   // ms; abcijk-ikmb-mjac c 8 -> c 8 x j 2, 3.5 -> 2.5 ms; 16 rows along a, c: 2.8 ms).
-  if (second >= 0 && simd >= 0 && !isReduced(p, size_t(simd)) && rm.tile[simd] <= lanes && rm.tile[second] >= 6) {
+  if (second >= 0 && simd >= 0 && !isReduced(p, size_t(simd)) && rm.tile[simd] <= lanes &&
+      rm.tile[second] >= (m.vectorRegisters >= 32 ? 6 : 5)) {
     auto outputStride = [&](size_t d) {
       int64_t stride = 0;
       for (const auto &b : p.outputs)
@@ -887,7 +897,9 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
           disjoint(d, size_t(second)) && (pair < 0 || l2.tile[d] > l2.tile[size_t(pair)]))
         pair = int(d);
     if (pair >= 0) {
-      rm.tile[second] = rm.tile[size_t(pair)] = 4;
+      // 16 accumulators; with 16 vector registers (AVX2) 2 x 4.
+      rm.tile[second] = m.vectorRegisters >= 32 ? 4 : 2;
+      rm.tile[size_t(pair)] = 4;
       rm.tile[simd] = std::min<int64_t>(l2.tile[simd], lanes);
     }
   }

@@ -5,7 +5,8 @@
 // parts and register tile; more than one dimension cut for a contraction
 // whose every dimension is small; core parts that share out evenly over the
 // cores); streaming stores: JSON, validation, and
-// the default's choice by output size; a streamed stencil's register rows).
+// the default's choice by output size; a streamed stencil's register rows; register tiles
+// in vectors and accumulators of the host's vector unit, AVX-512 or AVX2).
 #include "TestPrograms.h"
 #include "ll/AsmModel.h"
 #include "ll/Config.h"
@@ -19,6 +20,15 @@ using testing_support::matmul;
 
 namespace {
 
+/// The OpenMP model of this host with AVX-512's vector unit: the plans below are AVX-512's
+/// wherever they run (the AVX2 case is its own test).
+ll::AsmModel avx512Model() {
+  ll::AsmModel m = ll::openmpModel();
+  m.vectorBytes = 64;
+  m.vectorRegisters = 32;
+  return m;
+}
+
 const ll::StageConfig *stageOf(const ll::Config &c, const std::string &buffer) {
   for (const auto &s : c.stages)
     if (s.buffer == buffer) return &s;
@@ -27,7 +37,7 @@ const ll::StageConfig *stageOf(const ll::Config &c, const std::string &buffer) {
 
 /// The OpenMP default configuration for 2 threads of `entry` in `file` at `sets`, checked valid.
 ll::Config validDefault(const std::string &file, const std::string &entry, const std::string &sets) {
-  ll::AsmModel m = ll::openmpModel();
+  ll::AsmModel m = avx512Model();
   Compilation comp;
   auto p = testing_support::instantiate(comp, file, entry, sets);
   ll::Config c = ll::defaultConfig(*p, m, 2);
@@ -69,7 +79,7 @@ TEST_CASE("a panel-packed region rounds its innermost layout dimension up to who
 TEST_CASE("validation rejects bad panel widths and panels on GPU stages") {
   Compilation comp;
   auto p = matmul(comp, "T=f32,I=64,J=64,K=64");
-  auto m = ll::openmpModel();
+  auto m = avx512Model();
   ll::Config c = ll::defaultConfig(*p, m, 2);
   c.stages = {{"B", c.levels[1].layer, {0, 1}, -1}};
   CHECK(mentions(ll::validate(c, *p, m), "panel = -1 is out of range"));
@@ -85,7 +95,7 @@ TEST_CASE("validation rejects bad panel widths and panels on GPU stages") {
 }
 
 TEST_CASE("the default packs B into panels for a product with many rows, not for few") {
-  auto m = ll::openmpModel();
+  auto m = avx512Model();
   {
     Compilation comp;
     auto p = matmul(comp, "T=f32,I=1024,J=1024,K=1024");
@@ -131,7 +141,7 @@ TEST_CASE("the default packs B into panels for a product with many rows, not for
 }
 
 TEST_CASE("the default gives a single-row product two parts per core and 8-vector register tiles") {
-  ll::AsmModel m = ll::openmpModel();
+  ll::AsmModel m = avx512Model();
   Compilation comp;
   auto p = matmul(comp, "T=f32,I=1,J=1000,K=2048");
   ll::Config c = ll::defaultConfig(*p, m, 2);
@@ -151,7 +161,7 @@ TEST_CASE("the default gives a single-row product two parts per core and 8-vecto
 }
 
 TEST_CASE("the default's register tile along a concatenated vector dimension is whole vectors") {
-  ll::AsmModel m = ll::openmpModel();
+  ll::AsmModel m = avx512Model();
   // 31 columns: one tile of 31 ran in scalar loops; 16 leaves a remainder of 15 (masked lanes).
   for (const auto &[sizes, lanes, want] : std::vector<std::tuple<std::string, int64_t, int64_t>>{
            {"T=f32,I=1009,J=31,K=997", 16, 16},
@@ -215,7 +225,7 @@ TEST_CASE("the default keeps a padded vector tile where rows have no remainder, 
 }
 
 TEST_CASE("the default shares out a contraction whose dimensions are all small over every core") {
-  ll::AsmModel m = ll::openmpModel();
+  ll::AsmModel m = avx512Model();
   Compilation comp;
   auto p = testing_support::instantiate(comp, "benchmarks/workloads/ccsdt_tccg.mdh", "ccsdt_ijma_mkbc",
                                         "T=f32,NA=16,NB=16,NC=16,NI=16,NJ=16,NK=16,NM=24");
@@ -233,7 +243,7 @@ TEST_CASE("the default shares out a contraction whose dimensions are all small o
 }
 
 TEST_CASE("the default cuts core parts that share out evenly over the cores") {
-  ll::AsmModel m = ll::openmpModel();
+  ll::AsmModel m = avx512Model();
   auto partsOf = [](const ll::Config &c, const std::vector<int64_t> &n) {
     int64_t parts = 1;
     for (size_t d = 0; d < n.size(); ++d) parts *= (n[d] + c.levels[0].tile[d] - 1) / c.levels[0].tile[d];
@@ -271,7 +281,7 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
   REQUIRE(ll::fromJson(j, back, err));
   CHECK(back.streamStores);
 
-  auto m = ll::openmpModel();
+  auto m = avx512Model();
   Compilation comp;
   auto mm = matmul(comp, "T=f32,I=64,J=64,K=64"); // k is point-wise
   ll::Config r = ll::defaultConfig(*mm, m, 2);
@@ -308,7 +318,7 @@ TEST_CASE("streaming stores: JSON field absent when off, rejected for reductions
 }
 
 TEST_CASE("a streamed stencil's default register tile has rows along its outermost stencil dimension") {
-  auto m = ll::openmpModel();
+  auto m = avx512Model();
   Compilation c1, c2, c3, c4, c5, c6;
   // Which dimension: shifted accesses of one input along a dimension other than the vector one.
   auto j2 = testing_support::instantiate(c1, "examples/jacobi2d.mdh", "jacobi2d", "T=f32,N1=64,N2=64");
@@ -351,7 +361,7 @@ TEST_CASE("prefetch steps: JSON field absent when 0, range-checked, OpenMP only,
   CHECK_FALSE(ll::fromJson(nlohmann::json::parse(R"({"prefetch_steps": "far"})"), back, err));
   CHECK(err.find("prefetch_steps") != std::string::npos);
 
-  auto m = ll::openmpModel();
+  auto m = avx512Model();
   Compilation comp, comp2, comp3;
   auto vgg = matmul(comp, "T=f32,I=16,J=4096,K=25088"); // B: 411 MB, more than any last-level cache
   auto small = matmul(comp2, "T=f32,I=16,J=1000,K=2048");
@@ -415,9 +425,9 @@ TEST_CASE("GPU chunks: JSON field absent when empty; CUDA only, reduced dimensio
   cl.levels[1].tile = {4, 4, 16};
   cl.chunk = {32, 32, 16};
   CHECK(mentions(ll::validate(cl, *mm, opencl), "chunk applies to the cuda model only"));
-  ll::Config cpu = ll::defaultConfig(*mm, ll::openmpModel(), 2);
+  ll::Config cpu = ll::defaultConfig(*mm, avx512Model(), 2);
   cpu.chunk = {1, 1, 1};
-  CHECK(mentions(ll::validate(cpu, *mm, ll::openmpModel()), "chunk applies to the cuda model only; remove it from the openmp"));
+  CHECK(mentions(ll::validate(cpu, *mm, avx512Model()), "chunk applies to the cuda model only; remove it from the openmp"));
 }
 
 TEST_CASE("an OpenCL CPU device gets work-items with long contiguous rows by default, a GPU one work-item per cell") {
@@ -439,4 +449,39 @@ TEST_CASE("an OpenCL CPU device gets work-items with long contiguous rows by def
   // A small output keeps the GPU shape on a CPU device too.
   auto small = matmul(comp3, "T=f32,I=19,J=33,K=17");
   CHECK(ll::toJson(ll::defaultConfig(*small, cpu)) == ll::toJson(ll::defaultConfig(*small, gpu)));
+}
+
+TEST_CASE("the default sizes register tiles in vectors and accumulators of the host's vector unit") {
+  ll::AsmModel avx2 = ll::openmpModel();
+  avx2.vectorBytes = 32;
+  avx2.vectorRegisters = 16;
+  // MatMul: rows of two vectors; AVX-512's 8 x 32 f32 would be 32 AVX2 accumulators, twice
+  // the register file. AVX2: 5 rows of 2 x 8 lanes, 10 accumulators, panels 16 wide.
+  Compilation comp;
+  auto p = matmul(comp, "T=f32,I=1024,J=1024,K=1024");
+  ll::Config c = ll::defaultConfig(*p, avx2, 2);
+  CHECK(ll::validate(c, *p, avx2).empty());
+  REQUIRE(c.levels.size() == 3);
+  CHECK(c.levels[2].tile == std::vector<int64_t>{5, 16, 4});
+  REQUIRE(stageOf(c, "B"));
+  CHECK(stageOf(c, "B")->panel == 16);
+  ll::Config wide = ll::defaultConfig(*p, avx512Model(), 2);
+  CHECK(wide.levels[2].tile == std::vector<int64_t>{8, 32, 4});
+  // A single-row product: 8 vectors of 8 f32 lanes (of 4 f64 lanes), 8 accumulators.
+  Compilation comp1;
+  auto q = matmul(comp1, "T=f32,I=1,J=1000,K=2048");
+  ll::Config d = ll::defaultConfig(*q, avx2, 2);
+  CHECK(ll::validate(d, *q, avx2).empty());
+  REQUIRE(d.levels.size() == 3);
+  CHECK(d.levels[2].tile[1] == 64);
+  Compilation comp64;
+  auto r = matmul(comp64, "T=f64,I=1,J=1000,K=2048");
+  CHECK(ll::defaultConfig(*r, avx2, 2).levels[2].tile[1] == 32);
+  // Rows across a reduced vector dimension that both operands read (C = Aᵀ·Bᵀ along k):
+  // 4 x 2 rows of one vector, 8 accumulators (AVX-512: 4 x 4 of 16 lanes).
+  Compilation compT;
+  auto t = testing_support::instantiate(compT, "examples/matmul_t.mdh", "matmul_t", "T=f32,I=16,J=3001,K=4099");
+  ll::Config u = ll::defaultConfig(*t, avx2, 2);
+  CHECK(ll::validate(u, *t, avx2).empty());
+  CHECK(u.levels.back().tile == std::vector<int64_t>{4, 2, 8});
 }
