@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <tuple>
 #include <string>
+#include <tuple>
 #include <unistd.h>
 
 namespace mdh::ll {

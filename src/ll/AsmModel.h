@@ -54,7 +54,7 @@ struct AsmModel {
 /// The host's vector unit for CPU models: (vector bytes, vector registers), AVX-512 (64, 32),
 /// AVX2 or AVX (32, 16), other x86-64 (16, 16), AArch64 (16, 32); `MDH_VECTOR_BYTES=64|32|16`
 /// in the environment plans for that unit instead (32 registers at 64 bytes, else 16), e.g.
-/// for a kernel built for another machine.
+/// for a kernel built for another machine; any other value of it is ignored.
 std::pair<int, int> hostVectorUnit();
 
 /// OpenMP on a multi-core CPU: MM, L3, L2, L1, RM | COR, SIMD.

@@ -374,14 +374,6 @@ static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::P
   l2.order = order;
 }
 
-/// The matrix-product case of the default (documented in docs/compiler.md):
-/// an input read consecutively along the vector dimension, reused across
-/// the register tile's rows and along a reduction (B of C = A·B), is packed
-/// per cache block into panels as wide as the register tile, and every panel
-/// serves all rows of a core part before the next is packed — GotoBLAS's
-/// loop structure.  Core parts: about two per core, rows first (at least 64
-/// per part), then columns.  Measured on MatMul 1024^3, 2 cores: 0.45x ->
-/// 0.7x oneDNN (the 32-row parts of the plain default re-read B 32 times).
 /// Rows of a register tile two vectors wide along the vector dimension, for a cache block of
 /// `block` rows. With 32 vector registers (AVX-512): 8 rows, 16 accumulators, half the
 /// register file; 6 where 6 divide the block and 8 do not, so that no remainder tile falls
@@ -395,6 +387,14 @@ int64_t registerTileRows(int64_t block, const AsmModel &m) {
   return std::min<int64_t>(block, block % 8 == 0 || block % 6 != 0 ? 8 : 6);
 }
 
+/// The matrix-product case of the default (documented in docs/compiler.md):
+/// an input read consecutively along the vector dimension, reused across
+/// the register tile's rows and along a reduction (B of C = A·B), is packed
+/// per cache block into panels as wide as the register tile, and every panel
+/// serves all rows of a core part before the next is packed — GotoBLAS's
+/// loop structure.  Core parts: about two per core, rows first (at least 64
+/// per part), then columns.  Measured on MatMul 1024^3, 2 cores: 0.45x ->
+/// 0.7x oneDNN (the 32-row parts of the plain default re-read B 32 times).
 void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::vector<int64_t> &N, int simd, int par,
                 int rows, int threads) {
   const size_t D = p.dims();
