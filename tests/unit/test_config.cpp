@@ -484,4 +484,12 @@ TEST_CASE("the default sizes register tiles in vectors and accumulators of the h
   ll::Config u = ll::defaultConfig(*t, avx2, 2);
   CHECK(ll::validate(u, *t, avx2).empty());
   CHECK(u.levels.back().tile == std::vector<int64_t>{4, 2, 8});
+  // Narrow byte counts keep 64 lanes (two AVX2 vectors): 32 took 4x the time.
+  ll::Config h = validDefault("examples/histo.mdh", "histo", "T=u8,E=1048576,B=256");
+  Compilation compH;
+  auto hp = testing_support::instantiate(compH, "examples/histo.mdh", "histo", "T=u8,E=1048576,B=256");
+  ll::Config hc = ll::defaultConfig(*hp, avx2, 2);
+  REQUIRE(hc.simdDim == 0);
+  CHECK(hc.levels.back().tile[0] == 64);
+  CHECK(h.levels.back().tile[0] == 64);
 }
