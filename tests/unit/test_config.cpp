@@ -13,6 +13,7 @@
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
+#include <cstdlib>
 #include <tuple>
 
 using namespace mdh;
@@ -492,4 +493,21 @@ TEST_CASE("the default sizes register tiles in vectors and accumulators of the h
   REQUIRE(hc.simdDim == 0);
   CHECK(hc.levels.back().tile[0] == 64);
   CHECK(h.levels.back().tile[0] == 64);
+}
+
+TEST_CASE("MDH_VECTOR_BYTES plans for another vector unit, and other values leave the host's") {
+  const char *saved = std::getenv("MDH_VECTOR_BYTES");
+  const std::string before = saved ? saved : "";
+  ::unsetenv("MDH_VECTOR_BYTES");
+  const auto host = ll::hostVectorUnit();
+  CHECK((host.first == 64 || host.first == 32 || host.first == 16));
+  for (const auto &[value, want] : std::vector<std::pair<std::string, std::pair<int, int>>>{
+           {"64", {64, 32}}, {"32", {32, 16}}, {"16", {16, 16}}, {"48", host}, {"", host}}) {
+    CAPTURE(value);
+    ::setenv("MDH_VECTOR_BYTES", value.c_str(), 1);
+    const ll::AsmModel m = ll::openmpModel();
+    CHECK(std::make_pair(m.vectorBytes, m.vectorRegisters) == want);
+  }
+  if (saved) ::setenv("MDH_VECTOR_BYTES", before.c_str(), 1);
+  else ::unsetenv("MDH_VECTOR_BYTES");
 }
