@@ -559,6 +559,10 @@ static std::vector<int64_t> outputLastExtents(const hl::Program &p) {
   return extents;
 }
 
+int vectorLanes(const hl::Program &p, const AsmModel &m) {
+  return std::max(1, m.vectorBytes / (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8 ? 8 : 4));
+}
+
 int stencilRowDimension(const hl::Program &p, int simd) {
   // Two accesses of one buffer that step along d in the same buffer dimension, by the same
   // coefficients, from different constant offsets: the cells of neighbouring rows along d.
@@ -605,9 +609,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     if (n <= 0) n = kPlannedRunTimeSize;
   int simd = forcedSimd == kAutomaticSimd ? vectorDimension(p, kPlannedRunTimeSize) : forcedSimd;
   c.simdDim = simd;
-  // Lanes of one vector of the host's unit: 16 f32 or 8 f64 on AVX-512, 8 and 4 on AVX2
-  // (narrower results are planned as 4 bytes).
-  const int lanes = std::max(1, m.vectorBytes / (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8 ? 8 : 4));
+  const int lanes = vectorLanes(p, m);
 
   // COR: cut the largest non-reduced dimension into enough parts for all
   // cores (64 parts balance well); if the output is tiny, cut a reduction.

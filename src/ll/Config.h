@@ -106,6 +106,11 @@ constexpr int64_t kMinStreamedSegmentBytes = 512;
 /// rows that share the input rows between them, while those rows are in L1.
 constexpr int64_t kStencilRegisterRows = 4;
 
+/// Lanes of one vector of the model's unit (AsmModel::vectorBytes) for f's result, as the
+/// default and the tuner count them: 16 f32 or 8 f64 on AVX-512, 8 and 4 on AVX2; results
+/// narrower than 4 bytes are counted as 4.
+int vectorLanes(const hl::Program &p, const AsmModel &m);
+
 /// The dimension along which the default gives a map's register tile several
 /// rows: the outermost point-wise dimension, other than the vector dimension
 /// `simd`, along which an input is read at two offsets by accesses that

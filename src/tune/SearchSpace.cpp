@@ -101,8 +101,7 @@ SearchSpace::SearchSpace(const hl::Program &p, ll::AsmModel model, Pins pins, st
   sizes_ = ll::concreteSizes(p);
   for (const auto *l : model_.memoryLayers())
     if (l->capacityBytes != 0) memoryLayers_.push_back(l->name); // MM/GM/DM (unbounded) hold the whole MDA
-  // Lanes of one vector of the model's unit (AVX-512: 16 f32, 8 f64; AVX2: 8 and 4).
-  lanes_ = std::max(1, model_.vectorBytes / (p.f && p.f->result.isPrimitive() && p.f->result.size() == 8 ? 8 : 4));
+  lanes_ = ll::vectorLanes(p, model_);
   gpu_ = ll::isGpuModel(model_);
   for (size_t d = 0; d < p.dims(); ++d)
     if (reducedDim(d)) reducedDims_.push_back(d);

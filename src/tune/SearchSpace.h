@@ -120,7 +120,7 @@ private:
   std::vector<int64_t> sizes_;
   std::vector<std::string> memoryLayers_; ///< tiling layers below the core layer, slow to fast
   std::vector<int> defaultOrder_;
-  int lanes_ = 16; ///< set from the model (ll::AsmModel::vectorBytes)
+  int lanes_ = 16; ///< ll::vectorLanes of the program and model
   bool gpu_ = false; ///< a GPU model: two fixed levels, stages on memory layers
   bool streamable_ = false; ///< the kernel may use streaming stores with any tiling (Config::streamStores)
   /// A CPU kernel with a reduction: its prefetch distance matters (Config::prefetchSteps), and
