@@ -68,7 +68,7 @@ int main(int argc, char **argv) {
   app.add_option("--float-tolerance", tol, "relative tolerance for float results (0: bit-exact)");
   app.add_option("--timeout", timeout, "seconds one OpenMP kernel run may take (it runs in a child process; past this, a mismatch)")
       ->check(above(0));
-  app.add_option("--opt", opt, "optimisation flags for the generated code");
+  app.add_option("--opt", opt, "flags for the generated code (OpenMP: after -march=native, e.g. \"-O3 -mno-avx512f\")");
   app.add_option("--keep", keep, "keep the generated source in this directory (made if missing)")
       ->check(nonEmpty("omit --keep to keep nothing"));
   app.add_flag("-v,--verbose", verbose, "print every configuration");

@@ -25,6 +25,7 @@
 #include "codegen/CNames.h"
 #include "codegen/CanonicalCarries.h"
 #include "codegen/EntryHeader.h"
+#include "codegen/MaskedLanesC.h"
 #include "codegen/ScalarC.h"
 #include "codegen/SizeGuard.h"
 #include "codegen/VectorC.h"
@@ -73,7 +74,7 @@ public:
     k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect) + emitVectorFunctions(P);
     // Any configuration may stream (where a dimension is point-wise, one whose tiles hold the
     // reduction whole), and common is shared by configurations.
-    k.common += streamHelpers();
+    k.common += streamHelpers() + edgeLaneHelpers();
     if (!scanVectorOp().empty()) k.common += vectorScanHelpers();
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += runTimeSizeCheck(P, "OpenMP", name);
@@ -92,8 +93,8 @@ public:
                        "    return 2;\n  }}\n  return 0;\n}}\n\n", shown);
     out += genericEntry();
     if (usedFoldLanes) out = foldLanesHelpers() + out;
-    if (usedMaskedReduction) out = maskedReductionHelpers() + out;
-    if (usedMaskedLanes) out = maskedLaneHelpers() + out; // namespace scope, before the entry
+    if (usedMaskedReduction) out = keepFirstLaneHelpers() + out;
+    if (usedMaskedLanes) out = firstLaneHelpers() + out; // namespace scope, before the entry
     k.kernel = out;
     k.source = k.common + k.kernel;
     k.header = header();
@@ -490,41 +491,6 @@ template <class T> static inline void mdh_stream_row(T *__restrict dst, const T 
     for (; i + W <= n; i += W) mdh_vstream(dst + i, mdh_vload<V>(src + i));
   }
   for (; i < n; ++i) dst[i] = src[i];
-}
-// The mask of lanes [lo, hi) (at most 16 lanes).
-static inline unsigned mdh_lane_mask(int64_t lo, int64_t hi) { return ((1u << (hi - lo)) - 1u) << lo; }
-// Lanes [lo, hi) of a vector read from p[lo, hi) (0 <= lo < hi <= its lanes); the other
-// lanes repeat p[lo], so that f sees values of the buffer only. Nothing outside p[lo, hi)
-// is read (AVX-512 masked loads do not fault on masked-off lanes).
-template <class V, class S> static inline V mdh_vload_lanes(const S *p, int64_t lo, int64_t hi) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
-    int32_t fill; std::memcpy(&fill, p + lo, 4);
-    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16(mdh_lane_mask(lo, hi)), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
-    long long fill; std::memcpy(&fill, p + lo, 8);
-    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8(mdh_lane_mask(lo, hi)), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-#endif
-  V v;
-  for (int64_t l = 0; l < int64_t(sizeof(V) / sizeof(S)); ++l) v[l] = p[l < lo || l >= hi ? lo : l];
-  return v;
-}
-// Lanes [lo, hi) of v to p[lo, hi), p MDH_VBYTES-aligned: the other cells of p's vector
-// (a neighbouring row's) are not written.
-template <class T, class V> static inline void mdh_vstore_lanes(T *p, const V &v, int64_t lo, int64_t hi) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi32(p, __mmask16(mdh_lane_mask(lo, hi)), x); return;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_store_epi64(p, __mmask8(mdh_lane_mask(lo, hi)), x); return;
-  }
-#endif
-  for (int64_t l = lo; l < hi; ++l) std::memcpy(p + l, reinterpret_cast<const char *>(&v) + l * int64_t(sizeof(T)), sizeof(T));
 }
 // A read hint for the line 2 KiB past p (integer arithmetic: the address
 // may lie past the buffer, and a prefetch never faults).
@@ -1350,36 +1316,6 @@ static inline void mdh_stream_fence() {
     maskReduced = false;
   }
 
-  /// mdh_vkeep_first for maskedReductionApplies(), once per translation unit.
-  static std::string maskedReductionHelpers() {
-    return R"(#ifndef MDH_MASKED_REDUCTION
-#define MDH_MASKED_REDUCTION
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-// Lanes [0, n) of v and lanes [n, ..) of id (0 < n <= its lanes): a partial vector of a
-// reduction contributes its identity past its n lanes.
-template <class V> static inline V mdh_vkeep_first(const V &v, const V &id, int64_t n) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(v[0]) == 4) {
-    __m512i a, b; std::memcpy(&a, &v, 64); std::memcpy(&b, &id, 64);
-    const __m512i r = _mm512_mask_blend_epi32(__mmask16((1u << n) - 1u), b, a);
-    V out; std::memcpy(&out, &r, 64); return out;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(v[0]) == 8) {
-    __m512i a, b; std::memcpy(&a, &v, 64); std::memcpy(&b, &id, 64);
-    const __m512i r = _mm512_mask_blend_epi64(__mmask8((1u << n) - 1u), b, a);
-    V out; std::memcpy(&out, &r, 64); return out;
-  }
-#endif
-  V r = id;
-  for (int64_t l = 0; l < n; ++l) r[l] = v[l];
-  return r;
-}
-#endif
-)";
-  }
-
   /// Whether remainder tiles narrower than one vector along a concatenated vector
   /// dimension run the vector code on masked lanes [0, extent) instead of the scalar
   /// loops: every input access across it is a broadcast or reads consecutive elements
@@ -1396,49 +1332,6 @@ template <class V> static inline V mdh_vkeep_first(const V &v, const V &id, int6
     for (int64_t n : extents)
       if (n < widest) return true;
     return false;
-  }
-
-  /// mdh_vload_first / mdh_vstore_first for maskedLaneTiles(), once per translation unit
-  /// (kernels of several configurations share one in the tuner).
-  static std::string maskedLaneHelpers() {
-    return R"(#ifndef MDH_MASKED_LANES
-#define MDH_MASKED_LANES
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#endif
-// Lanes [0, n) of a vector read from p[0, n) (0 < n < its lanes); the other lanes repeat
-// p[0], so that f sees values of the buffer only. Nothing past p[n - 1] is read.
-template <class V, class S> static inline V mdh_vload_first(const S *p, int64_t n) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
-    int32_t fill; std::memcpy(&fill, p, 4);
-    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16((1u << n) - 1u), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
-    long long fill; std::memcpy(&fill, p, 8);
-    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8((1u << n) - 1u), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-#endif
-  V v;
-  for (int64_t l = 0; l < int64_t(sizeof(V) / sizeof(S)); ++l) v[l] = p[l < n ? l : 0];
-  return v;
-}
-// Lanes [0, n) of v to p[0, n); nothing past p[n - 1] is written.
-template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v, int64_t n) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(T) == 4) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_storeu_epi32(p, __mmask16((1u << n) - 1u), x); return;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(T) == 8) {
-    __m512i x; std::memcpy(&x, &v, 64); _mm512_mask_storeu_epi64(p, __mmask8((1u << n) - 1u), x); return;
-  }
-#endif
-  std::memcpy(p, &v, size_t(n) * sizeof(T));
-}
-#endif
-)";
   }
 
   /// Address steps of access `a` per element of the register tile, one per
@@ -1777,7 +1670,7 @@ template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v
   /// (maskedReductionApplies()): vector jv holds lanes [0, mdh_n) of the remainder, read
   /// with masks, and the identity in the others.
   bool maskReduced = false;
-  bool usedMaskedReduction = false; ///< the kernel text starts with maskedReductionHelpers()
+  bool usedMaskedReduction = false; ///< the kernel text starts with keepFirstLaneHelpers()
   bool usedFoldLanes = false;       ///< the kernel text starts with foldLanesHelpers()
 
   /// The first cell of vector `jv` along the vector dimension: jv*mdh_lanes,

@@ -235,7 +235,9 @@ DiffTestResult diffTest(const hl::Program &prog, const std::string &programText,
   for (size_t i = 0; i < configs.size(); ++i) {
     lowered.push_back(ll::lower(prog, configs[i]));
   }
-  std::string flags = opts.optFlags + " -march=native -fopenmp";
+  // optFlags last, so that they can narrow -march=native (-mno-avx512f tests AVX2's code paths on
+  // an AVX-512 host).
+  std::string flags = "-march=native -fopenmp " + opts.optFlags;
   if (opencl) {
     std::vector<codegen::GpuUnit> batch;
     for (size_t i = 0; i < configs.size(); ++i) batch.push_back({&lowered[i], fmt::format("{}_c{}", prog.instanceName, i)});

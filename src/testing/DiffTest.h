@@ -30,7 +30,7 @@ struct DiffTestOptions {
   /// default), tested besides the default and the random ones.
   std::vector<std::string> extraConfigs;
   uint64_t seed = 1;
-  std::string optFlags = "-O1";
+  std::string optFlags = "-O1"; ///< OpenMP: after -march=native, which they can narrow
   double floatTolerance = 0; ///< 0: bit-exact
   bool verbose = false;
   std::string keepDir;       ///< keep the generated source here
