@@ -2069,7 +2069,9 @@ static inline void mdh_stream_fence() {
         line(fmt::format("const int64_t mdh_n = std::min<int64_t>(mdh_lanes, {} - jv * mdh_lanes);", e(last, d)));
       } else if (d == s) {
         line("#pragma GCC unroll 16");
-        open(fmt::format("for (int64_t jv = 0; jv < {}; ++jv)", vectorsPerRow(false)));
+        // A tile narrower than one vector (maskLanes) is that one vector: the others of the
+        // row would repeat it (laneOffset() is 0), 3x the work of a remainder of 1 in 24.
+        open(fmt::format("for (int64_t jv = 0; jv < {}; ++jv)", maskLanes ? "INT64_C(1)" : vectorsPerRow(false)));
       } else if (reductionRemainder && isRed(d) && d != s) {
         open(fmt::format("for (int64_t j{} = 0; j{} < {}; ++j{})", d, d, e(last, d), d));
       } else {
