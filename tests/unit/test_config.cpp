@@ -134,9 +134,11 @@ TEST_CASE("the default packs B into panels for a product with many rows, not for
     CHECK(c.levels[1].tile[1] == 1024);
     CHECK(c.levels[1].tile[2] == 16);
     CHECK(c.levels[1].order == std::vector<int>{0, 2, 1});
-    // So with a single row (a vector-matrix product).
+    // A single row (a vector-matrix product) splits the reduction between the cores
+    // instead, each streaming whole rows of B (411 MB: from memory) in blocks 8 rows deep.
     ll::Config c1 = validDefault("examples/matmul.mdh", "matmul", "T=f32,I=1,J=4096,K=25088");
-    CHECK(c1.levels[1].tile == std::vector<int64_t>{1, 1024, 16});
+    CHECK(c1.levels[0].tile == std::vector<int64_t>{1, 4096, 6272});
+    CHECK(c1.levels[1].tile == std::vector<int64_t>{1, 4096, 8});
     CHECK(c1.levels[1].order == std::vector<int>{0, 2, 1});
   }
 }
@@ -148,11 +150,20 @@ TEST_CASE("the default gives a single-row product two parts per core and 8-vecto
   ll::Config c = ll::defaultConfig(*p, m, 2);
   CHECK(ll::validate(c, *p, m).empty());
   CHECK(c.simdDim == 1);
-  // 1000 columns / 4 parts = 250, rounded up to whole 32-column tiles.
-  CHECK(c.levels[0].tile == std::vector<int64_t>{1, 256, 2048});
+  // A long reduction: 2048 steps / 4 parts, each part every column (whole rows of B, 8 MB,
+  // which stays in the last-level cache: blocks 16 rows deep).
+  CHECK(c.levels[0].tile == std::vector<int64_t>{1, 1000, 512});
   REQUIRE(c.levels.size() == 3);
-  CHECK(c.levels[1].tile[1] == 256);
+  CHECK(c.levels[1].tile == std::vector<int64_t>{1, 1000, 16});
+  CHECK(c.levels[1].order == std::vector<int>{0, 2, 1});
   CHECK(c.levels[2].tile[1] == 128); // 8 vectors of 16 lanes: 8 independent accumulators
+  // A short one (64 steps, fewer than 256 per part): the columns are split instead,
+  // 1000 / 4 parts = 250, rounded up to whole 32-column tiles.
+  Compilation compShort;
+  auto s = matmul(compShort, "T=f32,I=1,J=1000,K=64");
+  ll::Config cs = ll::defaultConfig(*s, m, 2);
+  CHECK(ll::validate(cs, *s, m).empty());
+  CHECK(cs.levels[0].tile == std::vector<int64_t>{1, 256, 64});
   // f64: 8 lanes, so 64 columns in the register tile.
   Compilation comp64;
   auto q = matmul(comp64, "T=f64,I=1,J=1000,K=2048");
