@@ -277,6 +277,12 @@ private:
 #define MDH_VBYTES 16
 #endif
 
+// The smaller of two indices, by value: std::min returns a reference, and in a register
+// tile's clamped rows (std::min<int64_t>(j, e - 1), j unrolled) GCC kept the index it referred
+// to on the stack and reloaded each row's offset through a pointer at every step (a
+// 31 x 29 x 27 x 25 / 23 x 21 contraction, Zen 3, 2 threads: 18.5 -> 10.8 ms).
+static inline int64_t mdh_imin(int64_t a, int64_t b) {{ return a < b ? a : b; }}
+
 // Zero-initialised scratch storage (std::vector<bool> has no data()).
 template <class T> struct mdh_array {{
   std::unique_ptr<T[]> p;
@@ -1688,7 +1694,7 @@ static inline void mdh_stream_fence() {
   std::string laneOffset(const std::string &jv) const {
     if (maskLanes) return "INT64_C(0)"; // one vector: the tile's lanes [0, extent)
     const std::string o = fmt::format("{}*mdh_lanes", jv);
-    return clampLanes ? fmt::format("std::min<int64_t>({}, {} - mdh_lanes)", o, e(lastLevel(), size_t(C.simdDim))) : o;
+    return clampLanes ? fmt::format("mdh_imin({}, {} - mdh_lanes)", o, e(lastLevel(), size_t(C.simdDim))) : o;
   }
 
   /// Where vector `a` of mdh_vacc goes in mdh_acc (the vector dimension is innermost there).
@@ -1766,7 +1772,7 @@ static inline void mdh_stream_fence() {
   /// rows, clamped to the tile's last real row.
   std::string rowOffset(size_t d) const {
     const std::string j = fmt::format("j{}", d);
-    return clampRows && clampsRows(d) ? fmt::format("std::min<int64_t>({}, {} - 1)", j, e(lastLevel(), d)) : j;
+    return clampRows && clampsRows(d) ? fmt::format("mdh_imin({}, {} - 1)", j, e(lastLevel(), d)) : j;
   }
 
   /// Whether some register tile along dimension d can be shorter than the
@@ -2077,7 +2083,7 @@ static inline void mdh_stream_fence() {
       if (d == s && maskReduced) {
         line("#pragma GCC unroll 16");
         open(fmt::format("for (int64_t jv = 0; jv * mdh_lanes < {}; ++jv)", e(last, d)));
-        line(fmt::format("const int64_t mdh_n = std::min<int64_t>(mdh_lanes, {} - jv * mdh_lanes);", e(last, d)));
+        line(fmt::format("const int64_t mdh_n = mdh_imin(mdh_lanes, {} - jv * mdh_lanes);", e(last, d)));
       } else if (d == s) {
         line("#pragma GCC unroll 16");
         // A tile narrower than one vector (maskLanes) is that one vector: the others of the
