@@ -938,9 +938,13 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
           disjoint(d, size_t(second)) && (pair < 0 || l2.tile[d] > l2.tile[size_t(pair)]))
         pair = int(d);
     if (pair >= 0) {
-      // Also with 16 vector registers: on Zen 3 (AVX2) 4 x 4 rows of one vector took 27.2 ms
-      // for 16 x 3001 x 4099, 4 x 2 rows 28.8 (interleaved medians, the machine loaded).
-      rm.tile[second] = rm.tile[size_t(pair)] = 4;
+      // With 16 vector registers (AVX2) 4 x 2: 4 x 4 is 16 accumulators, the whole register
+      // file. 16 x 3001 x 4099 on Zen 3, 2 threads, interleaved, paired over 15-20 rounds in
+      // two sessions: 4 x 4 rows 7.36 ms, 4 (i) x 2 (j) 6.69 (0.91x), 3 x 3 6.63, 2 x 4 6.84. (A
+      // first measurement while the test suite loaded both cores had 4 x 2 slower, 28.8
+      // against 27.2 ms.)
+      rm.tile[second] = m.vectorRegisters < 32 ? 2 : 4;
+      rm.tile[size_t(pair)] = 4;
       rm.tile[simd] = std::min<int64_t>(l2.tile[simd], lanes);
     }
   }
