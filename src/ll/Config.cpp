@@ -356,6 +356,18 @@ static bool rowsPagesApart(const hl::Buffer &b) {
   return rowLength && *rowLength >= 2048;
 }
 
+/// Orders the cache-block loops rows, then reductions, then the vector dimension, so that
+/// the register tiles walk down a block's rows of a streamed matrix before across them.
+static void reductionsBeforeVectorDimension(LevelConfig &l2, const hl::Program &p, int simd) {
+  std::vector<int> order;
+  for (int d : l2.order)
+    if (!isReduced(p, size_t(d)) && d != simd) order.push_back(d);
+  for (int d : l2.order)
+    if (isReduced(p, size_t(d))) order.push_back(d);
+  order.push_back(simd);
+  l2.order = order;
+}
+
 /// Cache blocks for such a buffer streamed through once: 1024 wide along the vector
 /// dimension and 16 steps deep along the reductions it moves along, the reductions looped
 /// before the vector dimension, so that the register tiles walk 16 rows along whole pages,
@@ -365,13 +377,7 @@ static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::P
   l2.tile[size_t(simd)] = std::min<int64_t>(cor.tile[size_t(simd)], 1024);
   for (size_t d = 0; d < p.dims(); ++d)
     if (isReduced(p, d) && dependsOn(b.accesses[0], int(d))) l2.tile[d] = std::min<int64_t>(cor.tile[d], 16);
-  std::vector<int> order;
-  for (int d : l2.order)
-    if (!isReduced(p, size_t(d)) && d != simd) order.push_back(d);
-  for (int d : l2.order)
-    if (isReduced(p, size_t(d))) order.push_back(d);
-  order.push_back(simd);
-  l2.order = order;
+  reductionsBeforeVectorDimension(l2, p, simd);
 }
 
 /// Rows of a register tile two vectors wide along the vector dimension, for a cache block of
@@ -614,7 +620,7 @@ static int streamedReductionToSplit(const hl::Program &p, const std::vector<int6
     if (r >= 0) return -1;
     r = int(d);
   }
-  if (r < 0 || known[size_t(r)] <= 0 || known[size_t(r)] < 2 * cores * kMinStepsPerPart) return -1;
+  if (r < 0 || known[size_t(r)] < 2 * cores * kMinStepsPerPart) return -1; // run-time sizes are <= 0
   return streamedAlong(p, simd, r) ? r : -1;
 }
 
@@ -959,13 +965,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     const bool fromMemory = matrix && bufferBytes(*matrix) > usableLastLevelCache(m, threads);
     l2.tile[size_t(simd)] = cor.tile[size_t(simd)];
     l2.tile[size_t(splitReduction)] = std::min<int64_t>(cor.tile[size_t(splitReduction)], fromMemory ? 8 : 16);
-    std::vector<int> blockOrder;
-    for (int d : l2.order)
-      if (!isReduced(p, size_t(d)) && d != simd) blockOrder.push_back(d);
-    for (int d : l2.order)
-      if (isReduced(p, size_t(d))) blockOrder.push_back(d);
-    blockOrder.push_back(simd);
-    l2.order = blockOrder;
+    reductionsBeforeVectorDimension(l2, p, simd);
     rm.tile[size_t(simd)] = std::min<int64_t>(l2.tile[size_t(simd)], lanes * 8);
     for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
   } else if (second < 0 && simd >= 0 && !isReduced(p, size_t(simd))) {
