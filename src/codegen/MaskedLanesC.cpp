@@ -5,8 +5,9 @@
  * lane-index vector with the bounds and uses vmaskmov loads and stores and a
  * blend (4- and 8-byte lanes of one 32-byte vector: the unit's register
  * tiles). Anything else (SSE, narrow lanes, vectors wider than a register)
- * falls back to per-lane C++, which is correct everywhere but was measured
- * up to 3x slower than the masked path on AVX2 (a 50021 x 37 GEMV).
+ * falls back to per-lane C++, which is correct everywhere but took 2.6x and
+ * 5x the masked path's time on AVX2 (GEMVs of 50021 x 37 and 100003 x 13,
+ * Zen 3, 2 threads: 0.47 -> 0.18 and 0.65 -> 0.13 ms).
  */
 #include "codegen/MaskedLanesC.h"
 
