@@ -70,6 +70,23 @@ codegen::EmittedKernel defaultKernel(const hl::Program &p, const std::vector<std
   return k;
 }
 
+/// Builds `k` with each of unitFlags(), and for each: reset(), a call on `buffers`, check().
+template <class Reset, class Check>
+void runOnEachUnit(const codegen::EmittedKernel &k, std::vector<void *> buffers, Reset reset, Check check) {
+  for (const auto &flags : unitFlags(k.flags)) {
+    CAPTURE(flags);
+    std::string err;
+    auto lib = runtime::NativeLibrary::build(k.source, flags, err);
+    REQUIRE_MESSAGE(lib, err);
+    auto run = lib->entry(k.name);
+    REQUIRE(bool(run));
+    reset();
+    const int64_t noSizes[1] = {0};
+    REQUIRE(run(noSizes, buffers.data()) == 0);
+    check();
+  }
+}
+
 void fill(FencedFloats &b, unsigned seed) {
   for (size_t i = 0; i < b.size(); ++i) b[i] = float(int((i * 7919u + seed) % 17u) - 8) / 8.0f;
 }
@@ -84,23 +101,18 @@ TEST_CASE("masked lanes read nothing past an input's end: a GEMV of 13 columns, 
   FencedFloats M(I * K), x(K), y(I);
   fill(M, 1);
   fill(x, 2);
-  for (const auto &flags : unitFlags(k.flags)) {
-    CAPTURE(flags);
-    std::string err;
-    auto lib = runtime::NativeLibrary::build(k.source, flags, err);
-    REQUIRE_MESSAGE(lib, err);
-    auto run = lib->entry(k.name);
-    REQUIRE(bool(run));
-    for (size_t i = 0; i < I; ++i) y[i] = -1;
-    void *buffers[] = {M.data(), x.data(), y.data()};
-    const int64_t noSizes[1] = {0};
-    REQUIRE(run(noSizes, buffers) == 0);
-    for (size_t i = 0; i < I; ++i) {
-      double want = 0;
-      for (size_t kk = 0; kk < K; ++kk) want += double(M[i * K + kk]) * double(x[kk]);
-      CHECK(std::fabs(y[i] - want) <= 1e-5 * (1 + std::fabs(want)));
-    }
-  }
+  runOnEachUnit(
+      k, {M.data(), x.data(), y.data()},
+      [&] {
+        for (size_t i = 0; i < I; ++i) y[i] = -1;
+      },
+      [&] {
+        for (size_t i = 0; i < I; ++i) {
+          double want = 0;
+          for (size_t kk = 0; kk < K; ++kk) want += double(M[i * K + kk]) * double(x[kk]);
+          CHECK(std::fabs(y[i] - want) <= 1e-5 * (1 + std::fabs(want)));
+        }
+      });
 }
 
 TEST_CASE("masked lanes read and write nothing past a buffer's end: a product of 21 columns") {
@@ -112,22 +124,17 @@ TEST_CASE("masked lanes read and write nothing past a buffer's end: a product of
   FencedFloats A(I * K), B(K * J), C(I * J);
   fill(A, 3);
   fill(B, 4);
-  for (const auto &flags : unitFlags(k.flags)) {
-    CAPTURE(flags);
-    std::string err;
-    auto lib = runtime::NativeLibrary::build(k.source, flags, err);
-    REQUIRE_MESSAGE(lib, err);
-    auto run = lib->entry(k.name);
-    REQUIRE(bool(run));
-    for (size_t i = 0; i < I * J; ++i) C[i] = -1;
-    void *buffers[] = {A.data(), B.data(), C.data()};
-    const int64_t noSizes[1] = {0};
-    REQUIRE(run(noSizes, buffers) == 0);
-    for (size_t i = 0; i < I; ++i)
-      for (size_t j = 0; j < J; ++j) {
-        double want = 0;
-        for (size_t kk = 0; kk < K; ++kk) want += double(A[i * K + kk]) * double(B[kk * J + j]);
-        CHECK(std::fabs(C[i * J + j] - want) <= 1e-5 * (1 + std::fabs(want)));
-      }
-  }
+  runOnEachUnit(
+      k, {A.data(), B.data(), C.data()},
+      [&] {
+        for (size_t i = 0; i < I * J; ++i) C[i] = -1;
+      },
+      [&] {
+        for (size_t i = 0; i < I; ++i)
+          for (size_t j = 0; j < J; ++j) {
+            double want = 0;
+            for (size_t kk = 0; kk < K; ++kk) want += double(A[i * K + kk]) * double(B[kk * J + j]);
+            CHECK(std::fabs(C[i * J + j] - want) <= 1e-5 * (1 + std::fabs(want)));
+          }
+      });
 }
