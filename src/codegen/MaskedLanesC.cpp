@@ -118,26 +118,7 @@ std::string firstLaneHelpers() {
 #endif
 // Lanes [0, n) of a vector read from p[0, n) (0 < n < its lanes); the other lanes repeat
 // p[0], so that f sees values of the buffer only. Nothing past p[n - 1] is read.
-template <class V, class S> static inline V mdh_vload_first(const S *p, int64_t n) {
-#if defined(__AVX512F__)
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 4) {
-    int32_t fill; std::memcpy(&fill, p, 4);
-    const __m512i x = _mm512_mask_loadu_epi32(_mm512_set1_epi32(fill), __mmask16((1u << n) - 1u), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-  if constexpr (sizeof(V) == 64 && sizeof(S) == 8) {
-    long long fill; std::memcpy(&fill, p, 8);
-    const __m512i x = _mm512_mask_loadu_epi64(_mm512_set1_epi64(fill), __mmask8((1u << n) - 1u), p);
-    V v; std::memcpy(&v, &x, 64); return v;
-  }
-#endif
-#if defined(__AVX2__)
-  if constexpr (sizeof(V) == 32 && (sizeof(S) == 4 || sizeof(S) == 8)) return mdh_avx2_load_lanes<V>(p, 0, n);
-#endif
-  V v;
-  for (int64_t l = 0; l < int64_t(sizeof(V) / sizeof(S)); ++l) v[l] = p[l < n ? l : 0];
-  return v;
-}
+template <class V, class S> static inline V mdh_vload_first(const S *p, int64_t n) { return mdh_vload_lanes<V>(p, 0, n); }
 // Lanes [0, n) of v to p[0, n); nothing past p[n - 1] is written.
 template <class T, class V> static inline void mdh_vstore_first(T *p, const V &v, int64_t n) {
 #if defined(__AVX512F__)

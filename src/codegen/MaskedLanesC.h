@@ -22,7 +22,7 @@ namespace mdh::codegen {
 std::string edgeLaneHelpers();
 
 /// mdh_vload_first / mdh_vstore_first: lanes [0, n) of a remainder tile along a
-/// concatenated vector dimension.
+/// concatenated vector dimension. After edgeLaneHelpers() (its load is mdh_vload_lanes).
 std::string firstLaneHelpers();
 
 /// mdh_vkeep_first: lanes [0, n) of a reduction's partial vector, the identity elsewhere.
