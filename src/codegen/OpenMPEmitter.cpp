@@ -25,6 +25,7 @@
 #include "codegen/CNames.h"
 #include "codegen/CanonicalCarries.h"
 #include "codegen/EntryHeader.h"
+#include "codegen/FmaTileAsm.h"
 #include "codegen/MaskedLanesC.h"
 #include "codegen/ScalarC.h"
 #include "codegen/SizeGuard.h"
@@ -74,7 +75,7 @@ public:
     k.common = prelude() + emitTypeDecls(P) + emitHelpers(dialect) + emitFunctions(P, dialect) + emitVectorFunctions(P);
     // Any configuration may stream (where a dimension is point-wise, one whose tiles hold the
     // reduction whole), and common is shared by configurations.
-    k.common += streamHelpers() + edgeLaneHelpers();
+    k.common += streamHelpers() + edgeLaneHelpers() + fmaTileAsmPrelude();
     if (!scanVectorOp().empty()) k.common += vectorScanHelpers();
     out = fmt::format("\n// Configuration: {}\n", ll::toJson(C).dump());
     out += runTimeSizeCheck(P, "OpenMP", name);
@@ -1204,11 +1205,12 @@ static inline void mdh_stream_fence() {
     emitOneTileLoop(lp, [&] { emitTileLoops(i + 1); });
   }
 
-  template <class Inner> void emitOneTileLoop(const Loop &lp, Inner inner) {
+  /// `start`: the first tile's start, where not the enclosing tile's (fmaTileLoopFirst()).
+  template <class Inner> void emitOneTileLoop(const Loop &lp, Inner inner, const std::string &start = "") {
     size_t d = size_t(lp.dim);
     int l = lp.level;
-    open(fmt::format("for (int64_t {} = {}; {} < {} + {}; {} += {})", b(l, d), b(l - 1, d), b(l, d), b(l - 1, d), e(l - 1, d),
-                     b(l, d), tile(l, d)));
+    open(fmt::format("for (int64_t {} = {}; {} < {} + {}; {} += {})", b(l, d), start.empty() ? b(l - 1, d) : start, b(l, d),
+                     b(l - 1, d), e(l - 1, d), b(l, d), tile(l, d)));
     line(fmt::format("const int64_t {} = std::min<int64_t>({}, {} + {} - {});", e(l, d), tile(l, d), b(l - 1, d), e(l - 1, d), b(l, d)));
     size_t stagedBefore = staged.size();
     stageAt(l, lp.dim);
@@ -1978,7 +1980,8 @@ static inline void mdh_stream_fence() {
 
   void vectorInner(const std::vector<Loop> &inner, size_t k) {
     if (k < inner.size()) {
-      emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1); });
+      const std::string start = k + 1 == inner.size() ? fmaTileLoopFirst(inner[k]) : "";
+      emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1); }, start);
       return;
     }
     const int last = lastLevel();
@@ -2144,6 +2147,158 @@ static inline void mdh_stream_fence() {
     for (int i = 0; i < opened; ++i) close();
   }
 
+  /// Where the whole tiles of the innermost tile loop `lp` run as an asm loop (fmaTileLoop()),
+  /// emits it, under MDH_FMA_TILE_ASM, and returns the variable that holds the start of the
+  /// first tile it left to the C++ loop (the remainder, or every tile without the asm);
+  /// elsewhere emits nothing and returns "". Not where a stage is copied inside `lp`, which
+  /// the asm loop would skip.
+  std::string fmaTileLoopFirst(const Loop &lp) {
+    const int last = lastLevel();
+    const size_t r = size_t(lp.dim);
+    if (lp.level != last || !isRed(r) || int(r) == C.simdDim || stagesAt(lp.level, lp.dim)) return "";
+    const size_t mark = out.size();
+    const int indentMark = indent;
+    const std::string first = fmt::format("mdh_first{}", r), whole = fmt::format("{} / INT64_C({})", e(last - 1, r), tile(last, r));
+    std::vector<std::string> conds = {fmt::format("{} >= INT64_C({})", e(last - 1, r), tile(last, r))};
+    for (size_t d = 0; d < D; ++d)
+      if (isRed(d) && d != r) conds.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+    line(fmt::format("int64_t {} = {};", first, b(last - 1, r)));
+    line("#if MDH_FMA_TILE_ASM");
+    open(fmt::format("if ({})", joined(conds, " && ")));
+    line(fmt::format("const int64_t {} = {};", b(last, r), b(last - 1, r)));
+    std::vector<std::string> x0(D);
+    for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
+    const std::vector<std::string> bases = declareTilePointers(x0);
+    const auto loop = fmaTileLoop(bases, lp, whole);
+    if (!loop) {
+      out.resize(mark);
+      indent = indentMark;
+      return "";
+    }
+    for (const std::string &l : *loop) line(l);
+    line(fmt::format("{} += {} * INT64_C({});", first, whole, tile(last, r)));
+    close();
+    line("#endif");
+    return first;
+  }
+
+  /// Whether a stage is copied at the start of every tile of loop (level, dim) (stageAt()).
+  bool stagesAt(int level, int dim) const {
+    for (const auto &s : pendingStages)
+      if (s.level == level && stageAnchorDim(s) == dim) return true;
+    return false;
+  }
+
+  /// The whole tiles of the innermost reduction loop `lp` as one asm loop (FmaTileAsm.h),
+  /// `iterations` of them from the base pointers `bases`, for 32-byte vectors, where f
+  /// multiplies a broadcast input by a vector input read through base pointers at constant
+  /// offsets and the reduction adds (FMA contraction allowed: not strict_fp). Nothing where
+  /// anything else is asked of the tile.
+  std::optional<std::vector<std::string>> fmaTileLoop(const std::vector<std::string> &bases, const Loop &lp,
+                                                      const std::string &iterations) const {
+    if (narrow.bytes || maskReduced || maskLanes || clampRows || clampLanes || padsLanes() || C.strictFp) return std::nullopt;
+    if (!L.op || !multipliesTwoFloats(*P.f) || L.op->kind != hl::BinaryOperator::Kind::Builtin || L.op->builtin != hl::BuiltinOp::Add ||
+        L.op->type != P.f->result)
+      return std::nullopt;
+    const int64_t elemBytes = P.f->result.kind == Type::Kind::F64 ? 8 : 4, lanes = 32 / elemBytes;
+    const int last = lastLevel();
+    const size_t s = size_t(C.simdDim);
+    if (tile(last, s) % lanes != 0) return std::nullopt;
+    // The broadcast input (one element across the lanes) and the vector input (lanes consecutive).
+    const std::vector<int64_t> *broadcastSteps = nullptr, *vectorSteps = nullptr;
+    std::string broadcastBase, vectorBase;
+    std::vector<std::vector<int64_t>> steps;
+    steps.reserve(2);
+    size_t ai = 0;
+    for (const auto &b : P.inputs)
+      for (const auto &a : b.accesses) {
+        const size_t idx = ai++;
+        if (idx >= bases.size() || bases[idx].empty() || b.elem != P.f->result || loadsMasked(b)) return std::nullopt;
+        auto st = constantElementSteps(b, a);
+        if (!st || steps.size() == 2) return std::nullopt;
+        steps.push_back(std::move(*st));
+        const int stride = laneStride(b, a);
+        if (stride == 0 && !broadcastSteps) broadcastSteps = &steps.back(), broadcastBase = bases[idx];
+        // Through a base pointer, a panel's lanes (stride 2) are consecutive too: the tile stays inside one panel.
+        else if ((stride == 1 || stride == 2) && !vectorSteps) vectorSteps = &steps.back(), vectorBase = bases[idx];
+        else return std::nullopt;
+      }
+    if (!broadcastSteps || !vectorSteps) return std::nullopt;
+    FmaTile t;
+    t.f64 = elemBytes == 8;
+    t.accumulators = "mdh_vacc";
+    t.broadcastBase = broadcastBase;
+    t.vectorBase = vectorBase;
+    t.iterations = iterations;
+    const size_t r = size_t(lp.dim);
+    t.broadcastAdvance = tile(last, r) * (*broadcastSteps)[r] * elemBytes;
+    t.vectorAdvance = tile(last, r) * (*vectorSteps)[r] * elemBytes;
+    // The rows prefetchReductionRows() hints in the C++ loop, hinted in every iteration.
+    for (const RowPrefetch &pf : rowPrefetches(bases)) {
+      if (pf.base != vectorBase) return std::nullopt;
+      const int64_t rowBytes = tile(last, s) * elemBytes;
+      for (int64_t pr = 0; pr < tile(last, r); ++pr)
+        for (int64_t pb = 0; pb < rowBytes; pb += 64)
+          t.vectorPrefetches.push_back((*vectorSteps)[r] * (reductionPrefetchSteps() + pr) * elemBytes + pb);
+    }
+    // The C++ loops' order (elementOrder()), an odometer over the tile's extents.
+    const std::vector<int> order = elementOrder();
+    std::vector<int64_t> extent(order.size()), j(D, 0);
+    for (size_t k = 0; k < order.size(); ++k)
+      extent[k] = size_t(order[k]) == s ? tile(last, s) / lanes : tile(last, size_t(order[k]));
+    int64_t points = 1;
+    for (int64_t x : extent) points *= x;
+    if (points > 4096) return std::nullopt;
+    const std::vector<size_t> accD = accDims();
+    for (int64_t n = 0; n < points; ++n) {
+      int64_t rest = n;
+      for (size_t k = order.size(); k-- > 0;) {
+        j[size_t(order[k])] = rest % extent[k];
+        rest /= extent[k];
+      }
+      FmaTileUpdate u;
+      int64_t acc = 0;
+      bool first = true;
+      for (size_t d : accD) {
+        const int64_t ext = d == s ? tile(last, s) / lanes : tile(last, d);
+        acc = first ? j[d] : acc * ext + j[d];
+        first = false;
+      }
+      u.accumulator = acc;
+      for (size_t d = 0; d < D; ++d)
+        if (!L.kept[d] && d != s) u.step = u.step * tile(last, d) + j[d];
+      for (size_t d = 0; d < D; ++d) {
+        // j[s] counts vectors: lane offset j[s] * lanes.
+        const int64_t at = d == s ? j[d] * lanes : j[d];
+        u.broadcastByte += at * (*broadcastSteps)[d] * elemBytes;
+        u.vectorByte += at * (*vectorSteps)[d] * elemBytes;
+      }
+      t.updates.push_back(u);
+    }
+    return fmaTileAsm(t);
+  }
+
+  /// elementSteps() as numbers, where every one is a compile-time constant.
+  std::optional<std::vector<int64_t>> constantElementSteps(const hl::Buffer &b, const hl::Access &a) const {
+    if (!elementSteps(b, a)) return std::nullopt;
+    std::vector<int64_t> memStride;
+    if (const Staged *st = stagedOf(b)) {
+      const std::vector<int64_t> lstride = layoutStrides(*st);
+      memStride.assign(lstride.begin(), lstride.begin() + std::ptrdiff_t(st->layout.size()));
+    } else {
+      memStride.assign(b.shape.size(), 1);
+      for (size_t k = b.shape.size(); k-- > 1;) {
+        const auto n = b.shape[k].constantValue();
+        if (!n) return std::nullopt;
+        memStride[k - 1] = memStride[k] * *n;
+      }
+    }
+    std::vector<int64_t> steps(D, 0);
+    for (size_t d = 0; d < D; ++d)
+      for (size_t k = 0; k < a.dims.size(); ++k) steps[d] += a.dims[k].coeff(d) * memStride[k];
+    return steps;
+  }
+
   /// Reduction steps ahead whose rows a register tile prefetches (see
   /// prefetchReductionRows()): the configuration's, else 8.  16x1000x2048
   /// MatMul, interleaved, three rounds: 0.50-0.59 ms without, 0.39-0.50 ms
@@ -2162,11 +2317,36 @@ static inline void mdh_stream_fence() {
   /// so the tile waited for each row from L3; accesses that walk their rows
   /// (A) or were staged (already in L2) need no hint.
   void prefetchReductionRows(const std::vector<std::string> &bases) {
-    if (tileLoops.empty()) return;
+    const int last = lastLevel();
+    const size_t s = size_t(C.simdDim);
+    for (const RowPrefetch &pf : rowPrefetches(bases)) {
+      const size_t r = size_t(tileLoops.back().dim);
+      const std::string step = (*elementSteps(*pf.buffer, *pf.access))[r];
+      const int64_t rowBytes = tile(last, s) * int64_t(pf.buffer->elem.size());
+      line(fmt::format("#pragma GCC unroll {}", std::min<int64_t>(tile(last, r), 64)));
+      open(fmt::format("for (int64_t mdh_pr = 0; mdh_pr < INT64_C({}); ++mdh_pr)", tile(last, r)));
+      line(fmt::format("#pragma GCC unroll {}", (rowBytes + 63) / 64));
+      open(fmt::format("for (int64_t mdh_pb = 0; mdh_pb < INT64_C({}); mdh_pb += 64)", rowBytes));
+      line(fmt::format("__builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>({}) + ({})*(INT64_C({}) + mdh_pr)*INT64_C({}) + mdh_pb), 0, 3);",
+                       pf.base, step, reductionPrefetchSteps(), pf.buffer->elem.size()));
+      close();
+      close();
+    }
+  }
+
+  struct RowPrefetch {
+    const hl::Buffer *buffer;
+    const hl::Access *access;
+    std::string base;
+  };
+  /// The accesses prefetchReductionRows() prefetches.
+  std::vector<RowPrefetch> rowPrefetches(const std::vector<std::string> &bases) const {
+    std::vector<RowPrefetch> rows;
+    if (tileLoops.empty()) return rows;
     const int last = lastLevel();
     const Loop &innermost = tileLoops.back();
-    const size_t r = size_t(innermost.dim), s = size_t(C.simdDim);
-    if (innermost.level != last || !isRed(r)) return;
+    const size_t r = size_t(innermost.dim);
+    if (innermost.level != last || !isRed(r)) return rows;
     size_t ai = 0;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
@@ -2178,18 +2358,9 @@ static inline void mdh_stream_fence() {
         for (size_t k = 0; k < a.dims.size(); ++k)
           if (const int64_t c = a.dims[k].coeff(r); c != 0)
             crossesRows = crossesRows || k + 1 < a.dims.size() || std::abs(c) * int64_t(b.elem.size()) >= 64;
-        if (!crossesRows) continue;
-        const std::string step = (*elementSteps(b, a))[r];
-        const int64_t rowBytes = tile(last, s) * int64_t(b.elem.size());
-        line(fmt::format("#pragma GCC unroll {}", std::min<int64_t>(tile(last, r), 64)));
-        open(fmt::format("for (int64_t mdh_pr = 0; mdh_pr < INT64_C({}); ++mdh_pr)", tile(last, r)));
-        line(fmt::format("#pragma GCC unroll {}", (rowBytes + 63) / 64));
-        open(fmt::format("for (int64_t mdh_pb = 0; mdh_pb < INT64_C({}); mdh_pb += 64)", rowBytes));
-        line(fmt::format("__builtin_prefetch(reinterpret_cast<const void *>(reinterpret_cast<uintptr_t>({}) + ({})*(INT64_C({}) + mdh_pr)*INT64_C({}) + mdh_pb), 0, 3);",
-                         bases[idx], step, reductionPrefetchSteps(), b.elem.size()));
-        close();
-        close();
+        if (crossesRows) rows.push_back({&b, &a, bases[idx]});
       }
+    return rows;
   }
 
   /// The reduction's add or mul on accumulator vectors (integers wrap like
