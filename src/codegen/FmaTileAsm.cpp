@@ -30,7 +30,7 @@ bool multipliesTwoFloats(const hl::ScalarFunction &f) {
 namespace {
 
 constexpr int kVectorRegisters = 16;
-/// A longer statement would be a straight run of code that the loop around it repeats anyway.
+/// A longer iteration would be a straight run of code that the loop repeats anyway.
 constexpr size_t kMaxUpdates = 512;
 constexpr int64_t kVectorBytes = 32;
 constexpr int kMaxAsmOperands = 30;
@@ -82,10 +82,9 @@ std::optional<std::vector<std::string>> fmaTileAsm(const FmaTile &tile) {
   std::vector<std::string> lines;
   auto text = [&](const std::string &insn) { lines.push_back(fmt::format("\"{}\\n\\t\"", insn)); };
 
-  // Scratch registers are early-clobbered outputs (%[b], %[v0]..), so that the compiler
-  // picks them around the accumulators it keeps: fixed clobbers made GCC park
-  // accumulators in them between statements and move them out and back every step.
-  // Vector registers are reused least recently used first.
+  // Scratch registers are early-clobbered outputs (%[b], %[v0]..) where the operands allow
+  // (above), so that the compiler picks them around the accumulators it keeps; vector
+  // registers are reused least recently used first.
   struct Slot {
     int64_t offset = 0;
     bool loaded = false;
