@@ -2214,6 +2214,11 @@ static inline void mdh_stream_fence() {
       for (const auto &a : b.accesses) {
         const size_t idx = ai++;
         if (idx >= bases.size() || bases[idx].empty() || b.elem != P.f->result || loadsMasked(b)) return std::nullopt;
+        // Tiles along r must lie at one stride from each other: not so in panels cut along
+        // a dimension that r moves (A staged in panels along k: the next panel starts a
+        // block of rows later; found by mdhc tune as a wrong result).
+        if (const Staged *st = stagedOf(b); st && st->panel > 0 && a.dims[st->panelDim()].coeff(size_t(lp.dim)) != 0)
+          return std::nullopt;
         auto st = constantElementSteps(b, a);
         if (!st || steps.size() == 2) return std::nullopt;
         steps.push_back(std::move(*st));
