@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <climits>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -32,28 +32,26 @@ namespace {
 constexpr int kVectorRegisters = 16;
 /// A longer iteration would be a straight run of code that the loop repeats anyway.
 constexpr size_t kMaxUpdates = 512;
-constexpr int64_t kVectorBytes = 32;
 constexpr int kMaxAsmOperands = 30;
 
 } // namespace
 
 std::optional<std::vector<std::string>> fmaTileAsm(const FmaTile &tile) {
   if (tile.updates.empty() || tile.updates.size() > kMaxUpdates || tile.iterations.empty()) return std::nullopt;
-  const int64_t elemBytes = tile.f64 ? 8 : 4;
   std::set<int64_t> accumulators;
   std::map<int64_t, int> vectorUses;
   std::map<int64_t, std::set<int64_t>> vectorsOfStep;
-  int64_t bLo = LLONG_MAX, bHi = LLONG_MIN, vLo = LLONG_MAX, vHi = LLONG_MIN;
+  // Displacements and immediates are signed 32-bit.
+  auto fits = [](int64_t x) { return x >= INT32_MIN && x <= INT32_MAX; };
+  if (!fits(tile.broadcastAdvance) || !fits(tile.vectorAdvance)) return std::nullopt;
+  for (int64_t o : tile.vectorPrefetches)
+    if (!fits(o)) return std::nullopt;
   for (const FmaTileUpdate &u : tile.updates) {
-    if (u.accumulator < 0) return std::nullopt;
+    if (u.accumulator < 0 || !fits(u.broadcastByte) || !fits(u.vectorByte)) return std::nullopt;
     accumulators.insert(u.accumulator);
     ++vectorUses[u.vectorByte];
     vectorsOfStep[u.step].insert(u.vectorByte);
-    bLo = std::min(bLo, u.broadcastByte), bHi = std::max(bHi, u.broadcastByte + elemBytes);
-    vLo = std::min(vLo, u.vectorByte), vHi = std::max(vHi, u.vectorByte + kVectorBytes);
   }
-  for (int64_t x : {bLo, bHi, vLo, vHi, tile.broadcastAdvance, tile.vectorAdvance})
-    if (x < INT32_MIN || x > INT32_MAX) return std::nullopt;
   // Registers: the accumulators, one broadcast, and the vectors one reduction step reuses
   // across its rows (a vector read once is an FMA's memory operand instead).
   size_t reusedPerStep = 0;
@@ -91,8 +89,6 @@ std::optional<std::vector<std::string>> fmaTileAsm(const FmaTile &tile) {
     size_t lastUse = 0;
   };
   std::vector<Slot> slots(static_cast<size_t>(vectorRegs));
-  for (int64_t o : tile.vectorPrefetches)
-    if (o < INT32_MIN || o > INT32_MAX) return std::nullopt;
   // Prefetches spread evenly over the iteration, between its FMAs.
   size_t prefetched = 0;
   std::optional<int64_t> broadcastHeld;

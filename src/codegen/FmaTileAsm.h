@@ -8,8 +8,9 @@
 // Invariants: each iteration applies exactly the updates it is given, in their order, then
 // advances both pointers (each accumulator sees the same sequence of fused multiply-adds as
 // the C++ loops contracted by the compiler); the statement clobbers "memory", so the
-// compiler completes every store before it; accumulators are "+x" operands and scratch
-// registers early-clobbered outputs, so the compiler picks every register.
+// compiler completes every store before it; accumulators are "+x" operands, so the
+// compiler picks their registers, and so are the scratch registers (early-clobbered
+// outputs) where GCC's 30 operands allow, else they are clobbers of the highest ones.
 #pragma once
 
 #include <cstdint>

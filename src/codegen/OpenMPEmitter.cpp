@@ -2205,10 +2205,8 @@ static inline void mdh_stream_fence() {
     const size_t s = size_t(C.simdDim);
     if (tile(last, s) % lanes != 0) return std::nullopt;
     // The broadcast input (one element across the lanes) and the vector input (lanes consecutive).
-    const std::vector<int64_t> *broadcastSteps = nullptr, *vectorSteps = nullptr;
+    std::optional<std::vector<int64_t>> broadcastSteps, vectorSteps;
     std::string broadcastBase, vectorBase;
-    std::vector<std::vector<int64_t>> steps;
-    steps.reserve(2);
     size_t ai = 0;
     for (const auto &b : P.inputs)
       for (const auto &a : b.accesses) {
@@ -2219,13 +2217,12 @@ static inline void mdh_stream_fence() {
         // block of rows later; found by mdhc tune as a wrong result).
         if (const Staged *st = stagedOf(b); st && st->panel > 0 && a.dims[st->panelDim()].coeff(size_t(lp.dim)) != 0)
           return std::nullopt;
-        auto st = constantElementSteps(b, a);
-        if (!st || steps.size() == 2) return std::nullopt;
-        steps.push_back(std::move(*st));
+        auto steps = constantElementSteps(b, a);
+        if (!steps) return std::nullopt;
         const int stride = laneStride(b, a);
-        if (stride == 0 && !broadcastSteps) broadcastSteps = &steps.back(), broadcastBase = bases[idx];
+        if (stride == 0 && !broadcastSteps) broadcastSteps = std::move(steps), broadcastBase = bases[idx];
         // Through a base pointer, a panel's lanes (stride 2) are consecutive too: the tile stays inside one panel.
-        else if ((stride == 1 || stride == 2) && !vectorSteps) vectorSteps = &steps.back(), vectorBase = bases[idx];
+        else if ((stride == 1 || stride == 2) && !vectorSteps) vectorSteps = std::move(steps), vectorBase = bases[idx];
         else return std::nullopt;
       }
     if (!broadcastSteps || !vectorSteps) return std::nullopt;
@@ -2325,7 +2322,7 @@ static inline void mdh_stream_fence() {
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);
     for (const RowPrefetch &pf : rowPrefetches(bases)) {
-      const size_t r = size_t(tileLoops.back().dim);
+      const size_t r = size_t(tileLoops.back().dim); // rowPrefetches(): the innermost loop, a reduction
       const std::string step = (*elementSteps(*pf.buffer, *pf.access))[r];
       const int64_t rowBytes = tile(last, s) * int64_t(pf.buffer->elem.size());
       line(fmt::format("#pragma GCC unroll {}", std::min<int64_t>(tile(last, r), 64)));
