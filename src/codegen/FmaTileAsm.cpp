@@ -1,8 +1,6 @@
 // FmaTileAsm.cpp — see FmaTileAsm.h.
 #include "codegen/FmaTileAsm.h"
 
-#include "hl/HLIR.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -11,21 +9,6 @@
 #include <set>
 
 namespace mdh::codegen {
-
-bool multipliesTwoFloats(const hl::ScalarFunction &f) {
-  if (f.numParams != 2 || f.body.size() != 1 || !f.result.isFloat()) return false;
-  if (f.localTypes.size() < 2 || f.localTypes[0] != f.result || f.localTypes[1] != f.result) return false;
-  const hl::SStmt &ret = *f.body[0];
-  if (ret.kind != hl::SStmt::Kind::Return || !ret.value) return false;
-  const hl::SExpr &e = *ret.value;
-  if (e.kind != hl::SExpr::Kind::Binary || e.binOp != hl::BinOp::Mul || e.type != f.result || e.args.size() != 2) return false;
-  std::set<int> slots;
-  for (const auto &arg : e.args) {
-    if (arg->kind != hl::SExpr::Kind::Local || arg->type != f.result) return false;
-    slots.insert(arg->slot);
-  }
-  return slots == std::set<int>{0, 1};
-}
 
 namespace {
 

@@ -18,10 +18,6 @@
 #include <string>
 #include <vector>
 
-namespace mdh::hl {
-struct ScalarFunction;
-}
-
 namespace mdh::codegen {
 
 /// acc[accumulator] += broadcast(*(broadcastBase + broadcastByte)) * vector(vectorBase + vectorByte).
@@ -43,9 +39,6 @@ struct FmaTile {
   int64_t vectorAdvance = 0;    ///< bytes from one tile's vector input to the next's
   std::vector<int64_t> vectorPrefetches; ///< byte offsets from the vector input each iteration prefetches (into L1)
 };
-
-/// Whether f(a, b) returns a * b of its two parameters, both of f's result type, f32 or f64.
-bool multipliesTwoFloats(const hl::ScalarFunction &f);
 
 /// The lines of a block holding the asm loop (without indentation), or nothing where the
 /// tile does not fit: more accumulators than leave a register for the broadcast and the

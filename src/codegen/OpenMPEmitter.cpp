@@ -30,6 +30,7 @@
 #include "codegen/ScalarC.h"
 #include "codegen/SizeGuard.h"
 #include "codegen/VectorC.h"
+#include "hl/FloatProduct.h"
 #include "hl/ResultRange.h"
 
 #include <fmt/format.h>
@@ -1980,7 +1981,7 @@ static inline void mdh_stream_fence() {
 
   void vectorInner(const std::vector<Loop> &inner, size_t k) {
     if (k < inner.size()) {
-      const std::string start = k + 1 == inner.size() ? fmaTileLoopFirst(inner[k]) : "";
+      const std::string start = k == fmaTileLoopIndex(inner) ? fmaTileLoopFirst(inner, k) : "";
       emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1); }, start);
       return;
     }
@@ -2147,25 +2148,54 @@ static inline void mdh_stream_fence() {
     for (int i = 0; i < opened; ++i) close();
   }
 
-  /// Where the whole tiles of the innermost tile loop `lp` run as an asm loop (fmaTileLoop()),
-  /// emits it, under MDH_FMA_TILE_ASM, and returns the variable that holds the start of the
-  /// first tile it left to the C++ loop (the remainder, or every tile without the asm);
-  /// elsewhere emits nothing and returns "". Not where a stage is copied inside `lp`, which
-  /// the asm loop would skip.
-  std::string fmaTileLoopFirst(const Loop &lp) {
+  size_t inputAccessCount() const {
+    size_t n = 0;
+    for (const auto &b : P.inputs) n += b.accesses.size();
+    return n;
+  }
+
+  /// The tile loop of `inner` that an asm loop replaces (fmaTileLoopFirst()): the innermost, or
+  /// the loop around a chain of innermost reduction loops that each run one register tile, their
+  /// enclosing tile being no larger (a convolution's 3 channels inside its filter columns: the asm
+  /// loop over the channels ran one iteration per entry; over the columns 7 for ResNet-50).
+  /// Not past loops whose rows are prefetched (rowPrefetches(): relative to the innermost loop).
+  size_t fmaTileLoopIndex(const std::vector<Loop> &inner) const {
     const int last = lastLevel();
+    size_t k = inner.size() - 1;
+    if (!rowPrefetches(std::vector<std::string>(inputAccessCount(), "base")).empty()) return k;
+    auto reducedLast = [&](const Loop &lp) { return lp.level == last && isRed(size_t(lp.dim)) && lp.dim != C.simdDim; };
+    while (k > 0 && reducedLast(inner[k]) && reducedLast(inner[k - 1]) && tile(last - 1, size_t(inner[k].dim)) == tile(last, size_t(inner[k].dim)))
+      --k;
+    return k;
+  }
+
+  /// Where the whole tiles of tile loop inner[k] (fmaTileLoopIndex()) run as an asm loop
+  /// (fmaTileLoop()), emits it, under MDH_FMA_TILE_ASM, and returns the variable that holds the
+  /// start of the first tile it left to the C++ loop (the remainder, or every tile without the
+  /// asm); elsewhere emits nothing and returns "". The loops inside inner[k] must then run one
+  /// whole tile each. Not where a stage is copied inside these loops, which the asm loop would skip.
+  std::string fmaTileLoopFirst(const std::vector<Loop> &inner, size_t k) {
+    const int last = lastLevel();
+    const Loop &lp = inner[k];
     const size_t r = size_t(lp.dim);
-    if (lp.level != last || !isRed(r) || int(r) == C.simdDim || stagesAt(lp.level, lp.dim)) return "";
+    if (lp.level != last || !isRed(r) || int(r) == C.simdDim) return "";
+    std::vector<bool> inside(D, false);
+    for (size_t t = k; t < inner.size(); ++t) {
+      if (stagesAt(inner[t].level, inner[t].dim)) return "";
+      inside[size_t(inner[t].dim)] = t > k;
+    }
     const size_t mark = out.size();
     const int indentMark = indent;
     const std::string first = fmt::format("mdh_first{}", r), whole = fmt::format("{} / INT64_C({})", e(last - 1, r), tile(last, r));
     std::vector<std::string> conds = {fmt::format("{} >= INT64_C({})", e(last - 1, r), tile(last, r))};
     for (size_t d = 0; d < D; ++d)
-      if (isRed(d) && d != r) conds.push_back(fmt::format("{} == {}", e(last, d), tile(last, d)));
+      if (isRed(d) && d != r) conds.push_back(fmt::format("{} == {}", inside[d] ? e(last - 1, d) : e(last, d), tile(last, d)));
     line(fmt::format("int64_t {} = {};", first, b(last - 1, r)));
     line("#if MDH_FMA_TILE_ASM");
     open(fmt::format("if ({})", joined(conds, " && ")));
     line(fmt::format("const int64_t {} = {};", b(last, r), b(last - 1, r)));
+    for (size_t d = 0; d < D; ++d)
+      if (inside[d]) line(fmt::format("const int64_t {} = {};", b(last, d), b(last - 1, d)));
     std::vector<std::string> x0(D);
     for (size_t d = 0; d < D; ++d) x0[d] = fmt::format("({})", b(last, d));
     const std::vector<std::string> bases = declareTilePointers(x0);
@@ -2197,9 +2227,7 @@ static inline void mdh_stream_fence() {
   std::optional<std::vector<std::string>> fmaTileLoop(const std::vector<std::string> &bases, const Loop &lp,
                                                       const std::string &iterations) const {
     if (narrow.bytes || maskReduced || maskLanes || clampRows || clampLanes || padsLanes() || C.strictFp) return std::nullopt;
-    if (!L.op || !multipliesTwoFloats(*P.f) || L.op->kind != hl::BinaryOperator::Kind::Builtin || L.op->builtin != hl::BuiltinOp::Add ||
-        L.op->type != P.f->result)
-      return std::nullopt;
+    if (!L.op || !hl::sumsFloatProducts(P)) return std::nullopt;
     const int64_t elemBytes = P.f->result.kind == Type::Kind::F64 ? 8 : 4, lanes = 32 / elemBytes;
     const int last = lastLevel();
     const size_t s = size_t(C.simdDim);

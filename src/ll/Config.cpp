@@ -7,6 +7,7 @@
 #include "ll/VectorDimension.h"
 
 #include "ll/GpuConfig.h"
+#include "hl/FloatProduct.h"
 #include "hl/ResultRange.h"
 #include "ll/Lowering.h"
 
@@ -380,17 +381,55 @@ static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::P
   reductionsBeforeVectorDimension(l2, p, simd);
 }
 
+/// Rows of an asm register tile (codegen/FmaTileAsm: two vectors of FMAs per row and
+/// reduction step) for a cache block of `block` rows: of 6, 5 and 4, the one whose tiles take
+/// the fewest cycles per reduction step, h rows taking max(h, 4.5): 2h FMAs at two per cycle,
+/// but each accumulator waits for its previous FMA (4 cycles on Zen 3, plus a margin). Ties go
+/// to more rows (fewer loads per FMA). 16 rows: 6 + 6 + 4 (16.5 cycles), not 5 + 5 + 5 + 1
+/// (19.5), whose lone row ran its 2 accumulators at a quarter of the FMA rate; 8: 4 + 4; 10:
+/// 5 + 5; 256: 42 x 6 + 4. Paired on Zen 3, 2 threads, against 5 rows: ResNet-50's 16 x 1000
+/// x 2048 product 0.91x the time, VGG-16's 16 x 4096 x 25088 0.87x, MatMul 1024^3 0.97x.
+int64_t fmaTileRows(int64_t block) {
+  if (block <= 6) return std::max<int64_t>(block, 1);
+  auto cycles = [&](int64_t h) {
+    const double rest = double(block % h);
+    return double(block / h) * std::max(double(h), 4.5) + (rest > 0 ? std::max(rest, 4.5) : 0.0);
+  };
+  int64_t best = 6;
+  for (int64_t h : {5, 4})
+    if (cycles(h) < cycles(best)) best = h;
+  return best;
+}
+
 /// Rows of a register tile two vectors wide along the vector dimension, for a cache block of
 /// `block` rows. With 32 vector registers (AVX-512): 8 rows, 16 accumulators, half the
 /// register file; 6 where 6 divide the block and 8 do not, so that no remainder tile falls
-/// back to scalar code (MatMul 1024^3: 1.4x). With 16 (AVX2): 5 rows, 10 accumulators; 6 or
-/// more left too few registers for the broadcasts and the operands GCC keeps between the
-/// unrolled steps, and 4 (8 accumulators) too few to hide the FMA latency. MatMul 1024^3 on
-/// Zen 3 (AVX2), 2 threads, interleaved medians: 8 rows 25.9 ms (of 2 vectors; 35.5 of 4, the
-/// AVX-512 plan's 32 lanes), 6 29.4, 5 18.8, 4 30.0, 7 25.6; 3 rows of 4 vectors 22.6.
-int64_t registerTileRows(int64_t block, const AsmModel &m) {
-  if (m.vectorRegisters < 32) return std::min<int64_t>(block, 5);
+/// back to scalar code (MatMul 1024^3: 1.4x). With 16 (AVX2), where GCC allocates the tile:
+/// 5 rows, 10 accumulators; 6 or more left too few registers for the broadcasts and the
+/// operands GCC keeps between the unrolled steps, and 4 (8 accumulators) too few to hide the
+/// FMA latency. MatMul 1024^3 on Zen 3 (AVX2), 2 threads, interleaved medians: 8 rows 25.9 ms
+/// (of 2 vectors; 35.5 of 4, the AVX-512 plan's 32 lanes), 6 29.4, 5 18.8, 4 30.0, 7 25.6;
+/// 3 rows of 4 vectors 22.6. Where the tiles run as asm loops (asmRegisterTiles()), which
+/// hold 12 accumulators: 4, 5 or 6 rows, whichever covers the block in the fewest cycles
+/// per reduction step (fmaTileRows()).
+int64_t registerTileRows(int64_t block, const AsmModel &m, bool asmTiles) {
+  if (m.vectorRegisters < 32) return asmTiles ? fmaTileRows(block) : std::min<int64_t>(block, 5);
   return std::min<int64_t>(block, block % 8 == 0 || block % 6 != 0 ? 8 : 6);
+}
+
+/// Whether the register tiles of the default will run as asm loops of FMAs
+/// (codegen/FmaTileAsm): a sum of float products planned for AVX2's 32-byte vectors and 16
+/// registers, every size known at compile time (the asm's offsets are constants), and the
+/// vector dimension a multiple of the tile's two vectors or at least 8 tiles long, so that
+/// the remainder tile along it, which keeps the C++ loops and GCC's allocation, is a
+/// small share: 6 rows of such a remainder spilled (1009 x 31 x 997 product, 15 of the 31
+/// columns in it, paired: 1.22x the time of 5 rows; 1009 x 47 x 997 1.13x).
+bool asmRegisterTiles(const hl::Program &p, const AsmModel &m, const std::vector<int64_t> &known, int simd, int lanes) {
+  if (m.vectorBytes != 32 || m.vectorRegisters != 16 || simd < 0 || isReduced(p, size_t(simd)) || !hl::sumsFloatProducts(p)) return false;
+  for (int64_t n : known)
+    if (n <= 0) return false;
+  const int64_t extent = known[size_t(simd)], tile = 2 * int64_t(lanes);
+  return extent % tile == 0 || extent >= 8 * tile;
 }
 
 /// The matrix-product case of the default (documented in docs/compiler.md):
@@ -402,7 +441,7 @@ int64_t registerTileRows(int64_t block, const AsmModel &m) {
 /// per part), then columns.  Measured on MatMul 1024^3, 2 cores: 0.45x ->
 /// 0.7x oneDNN (the 32-row parts of the plain default re-read B 32 times).
 void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::vector<int64_t> &N, int simd, int par,
-                int rows, int threads) {
+                int rows, int threads, bool asmTiles) {
   const size_t D = p.dims();
   if (simd < 0 || rows < 0 || rows != par || isReduced(p, size_t(simd)) || c.levels.size() != 3) return;
   const hl::Buffer *panelled = nullptr;
@@ -476,7 +515,7 @@ void packPanels(Config &c, const hl::Program &p, const AsmModel &m, const std::v
     if (d != simd && !isReduced(p, size_t(d))) order.push_back(d);
   l2.order = order;
   for (size_t d = 0; d < D; ++d) rm.tile[d] = std::min(rm.tile[d], l2.tile[d]);
-  rm.tile[r] = registerTileRows(l2.tile[r], m);
+  rm.tile[r] = registerTileRows(l2.tile[r], m, asmTiles);
   if (blockElements() <= 64 * 1024) c.stages.push_back({panelled->name, "L2", identity(), rm.tile[v]});
 }
 
@@ -645,6 +684,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
   int simd = forcedSimd == kAutomaticSimd ? vectorDimension(p, kPlannedRunTimeSize) : forcedSimd;
   c.simdDim = simd;
   const int lanes = vectorLanes(p, m);
+  const bool asmTiles = asmRegisterTiles(p, m, known, simd, lanes);
 
   // COR: cut the largest non-reduced dimension into enough parts for all
   // cores (64 parts balance well); if the output is tiny, cut a reduction.
@@ -858,7 +898,7 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
     }
     return lines;
   };
-  auto registerRows = [&](size_t d) { return registerTileRows(l2.tile[d], m); };
+  auto registerRows = [&](size_t d) { return registerTileRows(l2.tile[d], m, asmTiles); };
   // Whether the cache block holds whole register tiles of rows: a remainder tile of rows
   // runs fewer accumulators (a contraction of 24 x 20 x ..: 6 rows along the 12 of a, 0.46
   // ms; 8 along the 20 of b, whose broadcasts are consecutive, 0.52 ms).
@@ -1047,10 +1087,18 @@ static Config plannedCpuConfig(const hl::Program &p, const AsmModel &m, int thre
       for (int k = 0; k < int(b.shape.size()); ++k)
         if (k != strided) layout.push_back(k);
       layout.push_back(strided);
-      c.stages.push_back({b.name, "L2", layout});
+      // Panels as wide as the register tile where the block holds several along a
+      // concatenated vector dimension: a tile's filter rows then lie one after another, not a
+      // block's row apart (ResNet-50's first layer: 64 x 147 filters, 37.6 KB, walked 64 bytes
+      // of each 256-byte row per tile; paired on the Zen 3 (AVX2), 2 threads: 0.86x the
+      // time). Not along a reduced one, whose tile steps along it (16 x 3001 x 4099 Aᵀ·Bᵀ,
+      // A in panels of 8 along k: 1.38x).
+      const int64_t vectorTile = rm.tile[size_t(simd)], blockTile = block.tile[size_t(simd)];
+      const bool panels = !isReduced(p, size_t(simd)) && blockTile > vectorTile && blockTile % vectorTile == 0;
+      c.stages.push_back({b.name, "L2", layout, panels ? vectorTile : 0});
       cutAlongStagedBlocks(c, p, a, N, simd, par, second, cores);
     }
-  packPanels(c, p, m, N, simd, par, second, threads);
+  packPanels(c, p, m, N, simd, par, second, threads, asmTiles);
   keepPaddedVectorTile(c, p, N, unroundedVectorTile);
   return c;
 }

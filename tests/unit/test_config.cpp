@@ -468,15 +468,40 @@ TEST_CASE("the default sizes register tiles in vectors and accumulators of the h
   avx2.vectorBytes = 32;
   avx2.vectorRegisters = 16;
   // MatMul: rows of two vectors; AVX-512's 8 x 32 f32 would be 32 AVX2 accumulators, twice
-  // the register file. AVX2: 5 rows of 2 x 8 lanes, 10 accumulators, panels 16 wide.
+  // the register file. AVX2: rows of 2 x 8 lanes, panels 16 wide; a float product's tiles
+  // run as asm loops (12 accumulators): 6 rows for the 256-row blocks, 42 x 6 + 4; integer
+  // products keep GCC's allocation, 5 rows, 10 accumulators.
   Compilation comp;
   auto p = matmul(comp, "T=f32,I=1024,J=1024,K=1024");
   ll::Config c = ll::defaultConfig(*p, avx2, 2);
   CHECK(ll::validate(c, *p, avx2).empty());
   REQUIRE(c.levels.size() == 3);
-  CHECK(c.levels[2].tile == std::vector<int64_t>{5, 16, 4});
+  CHECK(c.levels[2].tile == std::vector<int64_t>{6, 16, 4});
   REQUIRE(stageOf(c, "B"));
   CHECK(stageOf(c, "B")->panel == 16);
+  Compilation compInt;
+  auto pi = matmul(compInt, "T=i32,I=1024,J=1024,K=1024");
+  CHECK(ll::defaultConfig(*pi, avx2, 2).levels[2].tile == std::vector<int64_t>{5, 16, 4});
+  // Blocks of 16 rows: 6 + 6 + 4, not 5 + 5 + 5 + 1 (a lone row runs 2 accumulators at a
+  // quarter of the FMA rate); 8: 4 + 4.
+  Compilation comp16;
+  auto p16 = matmul(comp16, "T=f32,I=16,J=1000,K=2048");
+  CHECK(ll::defaultConfig(*p16, avx2, 2).levels[2].tile[0] == 6);
+  // 31 columns: the remainder tile of 15 keeps the C++ loops, where 6 rows spilled: 5.
+  Compilation comp31;
+  auto p31 = matmul(comp31, "T=f32,I=1009,J=31,K=997");
+  CHECK(ll::defaultConfig(*p31, avx2, 2).levels[2].tile[0] == 5);
+  // ResNet-50's first layer: 8 output rows per part, 4 + 4; the filter staged with k
+  // innermost in panels as wide as the tile (the block holds 4 along k).
+  Compilation compConv;
+  auto conv = testing_support::instantiate(compConv, "examples/mcc.mdh", "mcc", "T=f32,N=1,P=112,Q=112,K=64,R=7,S=7,C=3");
+  ll::Config cc = ll::defaultConfig(*conv, avx2, 2);
+  CHECK(ll::validate(cc, *conv, avx2).empty());
+  CHECK(cc.levels[1].tile[1] == 8);
+  CHECK(cc.levels[2].tile == std::vector<int64_t>{1, 4, 1, 16, 1, 1, 3});
+  REQUIRE(stageOf(cc, "F"));
+  CHECK(stageOf(cc, "F")->layout == std::vector<int>{1, 2, 3, 0});
+  CHECK(stageOf(cc, "F")->panel == 16);
   ll::Config wide = ll::defaultConfig(*p, avx512Model(), 2);
   CHECK(wide.levels[2].tile == std::vector<int64_t>{8, 32, 4});
   // A single-row product: 8 vectors of 8 f32 lanes (of 4 f64 lanes), 8 accumulators.
@@ -497,6 +522,9 @@ TEST_CASE("the default sizes register tiles in vectors and accumulators of the h
   ll::Config u = ll::defaultConfig(*t, avx2, 2);
   CHECK(ll::validate(u, *t, avx2).empty());
   CHECK(u.levels.back().tile == std::vector<int64_t>{4, 2, 8});
+  // A, staged with k innermost, is not cut into panels along the reduced k (1.38x the time).
+  REQUIRE(stageOf(u, "A"));
+  CHECK(stageOf(u, "A")->panel == 0);
   // Narrow byte counts keep 64 lanes (two AVX2 vectors): 32 took 4x the time.
   ll::Config h = validDefault("examples/histo.mdh", "histo", "T=u8,E=1048576,B=256");
   Compilation compH;
