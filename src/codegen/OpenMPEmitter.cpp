@@ -184,7 +184,7 @@ public:
       for (size_t d = 0; d < D; ++d)
         if (streaming.rowsFromF[d])
           fromF.push_back(fmt::format("(simd == {} && {} * INT64_C({}) >= INT64_C({}))", d, dims[d], streaming.resultBytes,
-                                      ll::kMinStreamedSegmentBytes));
+                                      streaming.minRowBytes));
       o += fmt::format("  const bool mdh_rows_from_f = {};\n  return mdh_aligned || mdh_rows_from_f;\n}}\n\n", fmt::join(fromF, " || "));
     }
     o += runTimeSizeCheck(P, "OpenMP", name);

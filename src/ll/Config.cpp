@@ -1272,8 +1272,11 @@ Config defaultConfig(const hl::Program &p, const AsmModel &m, int threads, int s
   // MobileNet (27 products a cell, 26 MB of output) 1.035 -> 0.713 ms and VGG-16 (27,
   // 205 MB) 7.78 -> 7.16 ms, CCSD(T) abcijk-ijma-mkbc (24, 67 MB) 2.61 -> 2.52 ms; but
   // ResNet-50's (147 products, 51 MB) 7.53-7.60 -> 7.90-7.94 ms, and MatVec 4096^2 (4096,
-  // 16 KB) the same either way.
-  if (!streamStoresApply(p) && c.simdDim >= 0 && aligned && streamsWholeReductions(c, p) &&
+  // 16 KB) the same either way. Only with 64-byte vectors (AVX-512: one streaming store
+  // writes a whole line): on the Zen 3 guest (AVX2, two 32-byte stores a line), paired,
+  // plain against streamed (2026-12-08): VGG-16 batch 16 0.68x the time, MobileNet batch 16
+  // 0.78x, CCSD(T) abcijk-ijma-mkbc 0.81x, abcijk-ikmb-mjac 0.84x.
+  if (!streamStoresApply(p) && m.vectorBytes >= 64 && c.simdDim >= 0 && aligned && streamsWholeReductions(c, p) &&
       double(footprintBytes(p)) >= double(usableLastLevelCache(m, threads)) && reductionCells(p) <= kMaxStreamedReduction)
     c.streamStores = true;
   c.prefetchSteps = defaultPrefetchSteps(p, m, threads);

@@ -99,7 +99,8 @@ bool streamsWholeReductions(const Config &c, const hl::Program &p);
 /// The shortest row segment (bytes) written straight from f with streaming
 /// stores when it does not start on a cache line: below, its peel and
 /// partial lines cost more than streaming saves.  Jacobi3D's rows of 1016
-/// bytes streamed: 8.4 -> 7.9 ms against its plain default (interleaved).
+/// bytes streamed: 8.4 -> 7.9 ms against its plain default (interleaved, with
+/// AVX-512; narrower vectors stream longer rows only: StreamingRule::minRowBytes).
 constexpr int64_t kMinStreamedSegmentBytes = 512;
 
 /// Rows of a stencil's default register tile (stencilRowDimension): the output

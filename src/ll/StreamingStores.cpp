@@ -23,6 +23,7 @@ StreamingRule streamingRule(const hl::Program &p, const AsmModel &m, int threads
     r.rowsFromF[d] = contiguousAlong(p.outputs[0].accesses[0], int(d));
   }
   r.resultBytes = p.f ? int64_t(p.f->result.size()) : 0;
+  r.minRowBytes = m.vectorBytes >= 64 ? kMinStreamedSegmentBytes : kMinStreamedRowBytesNarrow;
   return r;
 }
 
@@ -36,7 +37,7 @@ bool streams(const StreamingRule &rule, double footprintBytes, const std::vector
              const std::vector<int64_t> &dimSizes, int simd) {
   if (!rule.applies || footprintBytes <= 0 || footprintBytes < double(rule.cacheBytes)) return false;
   const bool aligned = rowsStartOnLines(rule, outputLastExtents);
-  const bool rowsFromF = simd >= 0 && rule.rowsFromF[size_t(simd)] && dimSizes[size_t(simd)] * rule.resultBytes >= kMinStreamedSegmentBytes;
+  const bool rowsFromF = simd >= 0 && rule.rowsFromF[size_t(simd)] && dimSizes[size_t(simd)] * rule.resultBytes >= rule.minRowBytes;
   return aligned || rowsFromF;
 }
 

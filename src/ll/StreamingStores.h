@@ -10,7 +10,7 @@
  * footprint (all buffers) is at least the cache the cores can count on, and
  * whose output rows start on cache lines or are written straight from f a row
  * at a time (one buffer of numbers, one access, contiguous along the vector
- * dimension, rows of at least kMinStreamedSegmentBytes). Measured: a
+ * dimension, rows of at least StreamingRule::minRowBytes). Measured: a
  * broadcasting product 4001 x 3001 f32 (96 MB), sizes compiled in, took 4.15 ms
  * with plain stores, 1.93 streamed.
  *
@@ -38,7 +38,15 @@ struct StreamingRule {
   /// dimension along which the one output access of numbers is contiguous.
   std::vector<bool> rowsFromF;
   int64_t resultBytes = 0;         ///< f's result
+  /// The shortest row written straight from f that streams without starting on a cache
+  /// line (its peel and partial lines cost more below): kMinStreamedSegmentBytes with
+  /// 64-byte vectors; with narrower ones, two or more streaming stores a line,
+  /// kMinStreamedRowBytesNarrow (Jacobi3D's rows of 1016 bytes on the Zen 3, AVX2, paired:
+  /// 1.73x the plain stores' time; Jacobi2D's 16376-byte rows 0.70x).
+  int64_t minRowBytes = 0;
 };
+
+constexpr int64_t kMinStreamedRowBytesNarrow = 4096;
 
 /// `threads` as for defaultConfig (0: the host's cores).
 StreamingRule streamingRule(const hl::Program &p, const AsmModel &m, int threads);
