@@ -2162,6 +2162,8 @@ static inline void mdh_stream_fence() {
   size_t fmaTileLoopIndex(const std::vector<Loop> &inner) const {
     const int last = lastLevel();
     size_t k = inner.size() - 1;
+    // Every access as if read through a base pointer: rows that might be prefetched keep the
+    // asm loop innermost.
     if (!rowPrefetches(std::vector<std::string>(inputAccessCount(), "base")).empty()) return k;
     auto reducedLast = [&](const Loop &lp) { return lp.level == last && isRed(size_t(lp.dim)) && lp.dim != C.simdDim; };
     while (k > 0 && reducedLast(inner[k]) && reducedLast(inner[k - 1]) && tile(last - 1, size_t(inner[k].dim)) == tile(last, size_t(inner[k].dim)))

@@ -388,7 +388,7 @@ static void blockAlongPages(LevelConfig &l2, const LevelConfig &cor, const hl::P
 /// to more rows (fewer loads per FMA). 16 rows: 6 + 6 + 4 (16.5 cycles), not 5 + 5 + 5 + 1
 /// (19.5), whose lone row ran its 2 accumulators at a quarter of the FMA rate; 8: 4 + 4; 10:
 /// 5 + 5; 256: 42 x 6 + 4. Paired on Zen 3, 2 threads, against 5 rows: ResNet-50's 16 x 1000
-/// x 2048 product 0.91x the time, VGG-16's 16 x 4096 x 25088 0.87x, MatMul 1024^3 0.97x.
+/// x 2048 product 0.90x the time, VGG-16's 16 x 4096 x 25088 0.89x, MatMul 1024^3 0.97x.
 int64_t fmaTileRows(int64_t block) {
   if (block <= 6) return std::max<int64_t>(block, 1);
   auto cycles = [&](int64_t h) {
