@@ -1706,7 +1706,7 @@ static inline void mdh_stream_fence() {
     } else {
       line(fmt::format("for (int64_t a = 0; a < {}; ++a) mdh_vacc[a] = mdh_vsplat<mdh_vec>({});", vectorCount(), id));
     }
-    vectorInner(inner, 0);
+    vectorInner(inner, 0, fmaTileLoopIndex(inner));
     if (vectorFlushApplies()) {
       vectorFlush(outerFirst);
     } else {
@@ -1979,10 +1979,11 @@ static inline void mdh_stream_fence() {
     for (int i = 0; i < opened; ++i) close();
   }
 
-  void vectorInner(const std::vector<Loop> &inner, size_t k) {
+  /// `asmLoop`: the loop of `inner` an asm loop may replace (fmaTileLoopIndex()).
+  void vectorInner(const std::vector<Loop> &inner, size_t k, size_t asmLoop) {
     if (k < inner.size()) {
-      const std::string start = k == fmaTileLoopIndex(inner) ? fmaTileLoopFirst(inner, k) : "";
-      emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1); }, start);
+      const std::string start = k == asmLoop ? fmaTileLoopFirst(inner, k) : "";
+      emitOneTileLoop(inner[k], [&] { vectorInner(inner, k + 1, asmLoop); }, start);
       return;
     }
     const int last = lastLevel();
@@ -2160,6 +2161,7 @@ static inline void mdh_stream_fence() {
   /// loop over the channels ran one iteration per entry; over the columns 7 for ResNet-50).
   /// Not past loops whose rows are prefetched (rowPrefetches(): relative to the innermost loop).
   size_t fmaTileLoopIndex(const std::vector<Loop> &inner) const {
+    if (inner.empty()) return 0;
     const int last = lastLevel();
     size_t k = inner.size() - 1;
     // Every access as if read through a base pointer: rows that might be prefetched keep the
@@ -2290,12 +2292,7 @@ static inline void mdh_stream_fence() {
       }
       FmaTileUpdate u;
       int64_t acc = 0;
-      bool first = true;
-      for (size_t d : accD) {
-        const int64_t ext = d == s ? tile(last, s) / lanes : tile(last, d);
-        acc = first ? j[d] : acc * ext + j[d];
-        first = false;
-      }
+      for (size_t d : accD) acc = acc * (d == s ? tile(last, s) / lanes : tile(last, d)) + j[d];
       u.accumulator = acc;
       for (size_t d = 0; d < D; ++d)
         if (!L.kept[d] && d != s) u.step = u.step * tile(last, d) + j[d];
